@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import type { Sandbox } from '../../sandbox/types.js';
+import type { ObservableWorkspace, VerifiedTree } from '../../workspace/types.js';
+
+export interface ToolContext {
+  workspace: ObservableWorkspace;
+  sandbox: Sandbox;
+  /** The repository's test command; null when none was detected or given. */
+  verifyCommand: string | null;
+  /** The last verified tree, if any (read-only here: the loop records verifications). */
+  verified: VerifiedTree | null;
+  /** Owner for files the tools create, so the sandbox user can change them later; null = leave as is. */
+  fileOwner: { uid: number; gid: number } | null;
+  limits: ToolLimits;
+  signal?: AbortSignal;
+}
+
+export interface ToolLimits {
+  /** Characters of tool output the model sees (head + tail). */
+  outputChars: number;
+  /** Default and maximum `timeout` of `run`, seconds. */
+  runTimeoutSec: number;
+  runTimeoutMaxSec: number;
+  /** Wall time of one `run_tests`, seconds. */
+  testTimeoutSec: number;
+}
+
+/** What a tool hands back. Effects on the run (verification, finish) are data the loop applies. */
+export interface ToolResult {
+  /** The observation the model reads. */
+  output: string;
+  /** False when the call was refused or failed; the model still reads `output`. */
+  ok: boolean;
+  verified?: VerifiedTree;
+  finish?: { summary: string; gaveUp: boolean };
+}
+
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  schema: S;
+  /** Safe to run again after a crash (no effect on the workspace). */
+  readOnly: boolean;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+}

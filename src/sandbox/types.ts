@@ -1,0 +1,36 @@
+/** One command, isolated. The only way untrusted code or model-chosen commands are run. */
+
+export interface SandboxRequest {
+  /** Passed to `bash -c`. */
+  command: string;
+  /** The writable workspace root; the command starts here (or in `cwd` below it). */
+  workspace: string;
+  /** A directory inside `workspace` to start in; defaults to `workspace`. */
+  cwd?: string;
+  timeoutMs: number;
+  /** Only the setup step may have network. Default false. */
+  network?: boolean;
+  /** Extra non-secret variables, added to the allow-listed base environment. */
+  env?: Record<string, string>;
+  /** Where the full (capped) combined output is written, if anywhere. */
+  outputFile?: string;
+  signal?: AbortSignal;
+}
+
+export interface SandboxResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Head + tail of each stream, with "[N bytes elided]" where the middle went. */
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  durationMs: number;
+}
+
+export interface Sandbox {
+  /** `bwrap` when isolated; `none` only when GREENFIX_SANDBOX=off was set explicitly. */
+  readonly kind: 'bwrap' | 'none';
+  run(request: SandboxRequest): Promise<SandboxResult>;
+}

@@ -1,0 +1,47 @@
+/** A checked-out tree the agent works in, with the verification bookkeeping of DESIGN §3.2. */
+
+export interface VerifiedTree {
+  tree: string;
+  command: string;
+  exitCode: 0;
+  durationMs: number;
+  outputTail: string;
+}
+
+export interface Workspace {
+  /** Absolute path of the worktree root. */
+  readonly root: string;
+  /** The commit the worktree was created at; the published commit's only parent. */
+  readonly baseCommit: string;
+  /**
+   * The git tree id of the working tree as it would be committed: .gitignore honoured, greenfix's
+   * scratch directory and unchanged setup/test leftovers left out.
+   */
+  treeHash(): Promise<string>;
+}
+
+/** Commands detected for a repository (or given by the user). */
+export interface Commands {
+  setup: string | null;
+  verify: string | null;
+}
+
+/** What a command did to the files git sees (ignored files are never reported). */
+export interface Observed<T> {
+  value: T;
+  /** Paths that did not exist before (or were ignored before) and now do. */
+  created: string[];
+  /** Paths that existed before and now differ or are gone. */
+  changed: string[];
+}
+
+export interface ObservableWorkspace extends Workspace {
+  /**
+   * Runs `action` and reports what it changed. Paths in `setAside` ('created' or 'all') are left
+   * out of the tree hash and the commit for as long as their content stays as the action left it
+   * (DESIGN §3.2: setup leftovers, test artefacts). An edit afterwards brings them back in.
+   */
+  observe<T>(action: () => Promise<T>, setAside: 'created' | 'all'): Promise<Observed<T>>;
+  /** Directory for greenfix's own scratch files (full command outputs); never part of the tree. */
+  readonly scratchDir: string;
+}
