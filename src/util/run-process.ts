@@ -61,7 +61,8 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       cwd: req.cwd,
       env: req.env,
       detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      // No stdin unless given: a socket on stdin makes bash believe rshd started it and read ~/.bashrc.
+      stdio: [req.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let timedOut = false;
     let aborted = false;
@@ -84,10 +85,10 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     req.signal?.addEventListener('abort', onAbort, { once: true });
     if (req.signal?.aborted) onAbort();
 
-    child.stdout.on('data', (c: Buffer) => (out.push(c), tee(c)));
-    child.stderr.on('data', (c: Buffer) => (err.push(c), tee(c)));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(req.stdin ?? '');
+    child.stdout?.on('data', (c: Buffer) => (out.push(c), tee(c)));
+    child.stderr?.on('data', (c: Buffer) => (err.push(c), tee(c)));
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(req.stdin);
 
     const finish = () => {
       clearTimeout(timer);
