@@ -27,7 +27,8 @@ export function classifyOpenAIError(error: unknown, ctx: ErrorContext): Failure 
     return { transient: true, reason: `cannot reach ${describeEndpoint(ctx.baseURL)}: ${detailOf(error, ctx)}` };
   }
   if (error instanceof APIError && typeof error.status === 'number') return classifyStatus(error, error.status, ctx);
-  if (error instanceof SyntaxError) {
+  // By name, not instanceof: the SyntaxError comes from fetch's realm, which may differ from ours.
+  if (isErrorLike(error) && error.name === 'SyntaxError') {
     return { transient: false, error: new ModelError('invalid_response', `the model endpoint answered with invalid JSON: ${detailOf(error, ctx)}`) };
   }
   if (isSocketFailure(error)) {
@@ -55,7 +56,7 @@ function classifyStatus(error: APIError, status: number, ctx: ErrorContext): Fai
 
 /** The most useful short text about an error: the server's `error.message` if any, clipped, key removed. */
 function detailOf(error: unknown, ctx: ErrorContext): string {
-  let text = error instanceof Error ? error.message : String(error);
+  let text = isErrorLike(error) ? error.message : String(error);
   if (error instanceof APIError) {
     const body = error.error as { message?: unknown } | undefined;
     if (body && typeof body.message === 'string') text = body.message;
@@ -73,11 +74,16 @@ function isSocketFailure(error: unknown): boolean {
 
 /** The first system error code down the `cause` chain (fetch wraps the socket error twice). */
 function causeCode(error: unknown): string | undefined {
-  let current: unknown = error instanceof Error ? error.cause : undefined;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+  let current: unknown = isErrorLike(error) ? error.cause : undefined;
+  for (let depth = 0; depth < 4 && isErrorLike(current); depth++) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') return code;
     current = current.cause;
   }
   return undefined;
+}
+
+/** Duck-typed Error check that also holds for errors made in another realm (fetch, vm contexts). */
+function isErrorLike(value: unknown): value is Error {
+  return typeof value === 'object' && value !== null && typeof (value as Error).message === 'string' && typeof (value as Error).name === 'string';
 }

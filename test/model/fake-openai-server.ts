@@ -1,0 +1,76 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+}
+
+/** How the server answers one request; `never` holds it open until the server closes. */
+export type Reply =
+  | { status: number; json?: unknown; text?: string; headers?: Record<string, string> }
+  | { reset: true }
+  | { never: true };
+
+/**
+ * A real HTTP server on 127.0.0.1 speaking the chat-completions wire format. It answers the
+ * n-th request with the n-th queued reply (the last one repeats) and records every request.
+ */
+export class FakeOpenAIServer {
+  readonly requests: SeenRequest[] = [];
+  private replies: Reply[] = [];
+  private readonly server: Server;
+
+  private constructor() {
+    this.server = createServer((req, res) => void this.handle(req, res));
+  }
+
+  static async start(): Promise<FakeOpenAIServer> {
+    const fake = new FakeOpenAIServer();
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  get baseURL(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  }
+
+  /** Sets the replies for the next requests and forgets earlier requests. */
+  script(...replies: Reply[]): void {
+    this.replies = replies;
+    this.requests.length = 0;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    this.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : undefined });
+    const reply = this.replies[Math.min(this.requests.length, this.replies.length) - 1];
+    if (!reply) throw new Error('FakeOpenAIServer: no reply scripted');
+    if ('reset' in reply) return void req.socket.destroy();
+    if ('never' in reply) return;
+    const text = reply.text ?? JSON.stringify(reply.json ?? {});
+    res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+    res.end(text);
+  }
+}
+
+/** A minimal chat-completions body. */
+export function completion(message: Record<string, unknown>, usage?: { prompt_tokens: number; completion_tokens: number }): unknown {
+  return {
+    id: 'chatcmpl-test',
+    object: 'chat.completion',
+    created: 0,
+    model: 'test-model',
+    choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', ...message } }],
+    ...(usage ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } } : {}),
+  };
+}
