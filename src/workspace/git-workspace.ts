@@ -1,0 +1,146 @@
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { git } from './git.js';
+import { displayPath } from './git-path.js';
+import { parseLsTree, type EntryMap } from './index-entries.js';
+import {
+  listPrivateIndex,
+  refreshPrivateIndex,
+  runIn,
+  seedPrivateIndex,
+  type RepoHandle,
+} from './private-index.js';
+import { Serial } from './serial.js';
+import { diffEntries, nextSetAside, overrideLines } from './set-aside.js';
+import { loadState, saveState, type WorkspaceState } from './workspace-state.js';
+import type { ObservableWorkspace, Observed } from './types.js';
+
+export interface GitWorkspaceOptions {
+  root: string;
+  /** Any commit-ish; resolved to a full oid once. */
+  baseCommit: string;
+  /** greenfix's own directory for this workspace, outside the worktree (and the sandbox). */
+  stateDir: string;
+}
+
+/** The state dir belongs to another base commit: reusing it would mix two jobs' bookkeeping. */
+export class WorkspaceStateMismatchError extends Error {
+  override readonly name = 'WorkspaceStateMismatchError';
+  constructor(readonly stateDir: string, readonly saved: string, readonly requested: string) {
+    super(`state in ${stateDir} is for base ${saved}, not ${requested}`);
+  }
+}
+
+/**
+ * A git worktree with the tree hash of DESIGN §3.2. Every git command pins GIT_DIR to the git dir
+ * resolved when the workspace was first opened (saved in stateDir): sandboxed code can rewrite the
+ * worktree's `.git` file, and a git dir of its choosing could run its own config (fsmonitor,
+ * filters) in this unsandboxed process. The worktree's real index is never read after seeding,
+ * nor written.
+ */
+export class GitWorkspace implements ObservableWorkspace {
+  readonly scratchDir: string;
+  private readonly serial = new Serial();
+  private readonly repo: RepoHandle;
+  private readonly zeroOid: string;
+  private baseEntries: Promise<EntryMap> | undefined;
+
+  private constructor(
+    readonly root: string,
+    private readonly stateDir: string,
+    private state: WorkspaceState,
+  ) {
+    this.scratchDir = join(root, '.greenfix');
+    this.repo = { root, gitDir: state.gitDir, indexFile: join(stateDir, 'tree.index') };
+    this.zeroOid = '0'.repeat(state.baseCommit.length);
+  }
+
+  get baseCommit(): string {
+    return this.state.baseCommit;
+  }
+
+  static async open(opts: GitWorkspaceOptions): Promise<GitWorkspace> {
+    const root = resolve(opts.root);
+    const stateDir = resolve(opts.stateDir);
+    mkdirSync(stateDir, { recursive: true });
+    const saved = loadState(stateDir);
+    const gitDir = saved?.gitDir ?? (await git(['rev-parse', '--absolute-git-dir'], { cwd: root })).trim();
+    const baseCommit = (
+      await git(['rev-parse', '--verify', '--end-of-options', `${opts.baseCommit}^{commit}`], {
+        cwd: root,
+        env: { GIT_DIR: gitDir },
+      })
+    ).trim();
+    if (saved && saved.baseCommit !== baseCommit) {
+      throw new WorkspaceStateMismatchError(stateDir, saved.baseCommit, baseCommit);
+    }
+    const state = saved ?? { gitDir, baseCommit, setAside: new Map() };
+    if (!saved) saveState(stateDir, state);
+    const ws = new GitWorkspace(root, stateDir, state);
+    ws.prepareScratchDir();
+    await seedPrivateIndex(ws.repo, baseCommit);
+    return ws;
+  }
+
+  async treeHash(): Promise<string> {
+    return this.serial.run(async () => {
+      const base = await this.base();
+      await refreshPrivateIndex(this.repo, base, this.zeroOid);
+      if (this.state.setAside.size === 0) return (await runIn(this.repo, ['write-tree'])).trim();
+      const current = await listPrivateIndex(this.repo);
+      const lines = overrideLines(this.state.setAside, current, base, this.zeroOid);
+      if (lines.length === 0) return (await runIn(this.repo, ['write-tree'])).trim();
+      // The overrides go into a throwaway copy: the private index keeps the real content's stat data.
+      const tmp = join(this.stateDir, 'tree.index.override');
+      copyFileSync(this.repo.indexFile, tmp);
+      try {
+        await runIn(this.repo, ['update-index', '--index-info'], lines.map((l) => `${l}\n`).join(''), tmp);
+        return (await runIn(this.repo, ['write-tree'], undefined, tmp)).trim();
+      } finally {
+        rmSync(tmp, { force: true });
+      }
+    });
+  }
+
+  async observe<T>(action: () => Promise<T>, setAside: 'created' | 'all'): Promise<Observed<T>> {
+    const before = await this.snapshot();
+    let outcome: { ok: true; value: T } | { ok: false; error: unknown };
+    try {
+      outcome = { ok: true, value: await action() };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    // Even a failed action's leftovers are leftovers: record them before rethrowing.
+    const after = await this.snapshot();
+    this.state = { ...this.state, setAside: nextSetAside(this.state.setAside, before, after, setAside) };
+    saveState(this.stateDir, this.state);
+    if (!outcome.ok) throw outcome.error;
+    const { created, changed } = diffEntries(before, after);
+    return { value: outcome.value, created: created.map(displayPath), changed: changed.map(displayPath) };
+  }
+
+  private snapshot(): Promise<EntryMap> {
+    return this.serial.run(async () => {
+      await refreshPrivateIndex(this.repo, await this.base(), this.zeroOid);
+      return listPrivateIndex(this.repo);
+    });
+  }
+
+  private base(): Promise<EntryMap> {
+    // The base commit never changes: list it once. A failed listing is not cached.
+    this.baseEntries ??= runIn(this.repo, ['ls-tree', '-r', '--full-tree', this.baseCommit])
+      .then(parseLsTree)
+      .catch((e: unknown) => {
+        this.baseEntries = undefined;
+        throw e;
+      });
+    return this.baseEntries;
+  }
+
+  /** The scratch dir ignores itself, so even a plain `git add -A` in the worktree skips it. */
+  private prepareScratchDir(): void {
+    mkdirSync(this.scratchDir, { recursive: true });
+    const ignore = join(this.scratchDir, '.gitignore');
+    if (!existsSync(ignore)) writeFileSync(ignore, '*\n');
+  }
+}

@@ -1,0 +1,65 @@
+import { copyFileSync, existsSync, renameSync, statSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { git } from './git.js';
+import { parseLsFiles, type EntryMap } from './index-entries.js';
+
+/** How git commands reach one worktree without trusting anything inside it (see GitWorkspace). */
+export interface RepoHandle {
+  root: string;
+  gitDir: string;
+  /** The private index file, never the worktree's own. */
+  indexFile: string;
+}
+
+export function repoEnv(repo: RepoHandle, indexFile = repo.indexFile): Record<string, string> {
+  return { GIT_DIR: repo.gitDir, GIT_WORK_TREE: repo.root, GIT_INDEX_FILE: indexFile };
+}
+
+/** Lossless ASCII paths in every listing we parse (git-path.ts). */
+const QUOTED = ['-c', 'core.quotePath=on'];
+const SCRATCH_EXCLUDE = ':(top,exclude).greenfix';
+
+export function runIn(repo: RepoHandle, args: string[], input?: string, indexFile?: string): Promise<string> {
+  return git([...QUOTED, ...args], {
+    cwd: repo.root,
+    env: repoEnv(repo, indexFile),
+    ...(input === undefined ? {} : { input }),
+  });
+}
+
+/**
+ * Seeds the private index from the worktree's own index, keeping its mtime so git's racy-entry
+ * check stays as strict as on the original; the stat data is what lets `git add -A` re-hash only
+ * changed files. Without a real index, the base tree is read (first refresh then hashes all).
+ */
+export async function seedPrivateIndex(repo: RepoHandle, baseCommit: string): Promise<void> {
+  if (existsSync(repo.indexFile)) return;
+  const real = join(repo.gitDir, 'index');
+  const tmp = `${repo.indexFile}.seed`;
+  if (existsSync(real)) {
+    copyFileSync(real, tmp);
+    const st = statSync(real);
+    utimesSync(tmp, st.atimeMs / 1000, Math.floor(st.mtimeMs) / 1000);
+  } else {
+    await runIn(repo, ['read-tree', baseCommit], undefined, tmp);
+  }
+  renameSync(tmp, repo.indexFile);
+}
+
+/**
+ * Brings the private index up to the working tree: everything git does not ignore, minus the
+ * scratch dir. Entries that are ignored now and not in the base are dropped, so the result equals
+ * a fresh `read-tree base && add -A` even when .gitignore changed after a file was first seen.
+ */
+export async function refreshPrivateIndex(repo: RepoHandle, base: EntryMap, zeroOid: string): Promise<void> {
+  await runIn(repo, ['add', '-A', '--', ':/', SCRATCH_EXCLUDE]);
+  const ignored = await runIn(repo, ['ls-files', '--cached', '--ignored', '--exclude-standard']);
+  const drop = ignored.split('\n').filter((p) => p !== '' && !base.has(p));
+  if (drop.length > 0) {
+    await runIn(repo, ['update-index', '--index-info'], drop.map((p) => `0 ${zeroOid}\t${p}\n`).join(''));
+  }
+}
+
+export async function listPrivateIndex(repo: RepoHandle): Promise<EntryMap> {
+  return parseLsFiles(await runIn(repo, ['ls-files', '--stage']));
+}
