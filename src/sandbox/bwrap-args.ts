@@ -1,0 +1,79 @@
+/**
+ * The bubblewrap command line, as a pure function of a plan: what the sandbox can see is decided
+ * here and nowhere else, so it can be read (and tested) without running anything.
+ */
+
+/** One top-level system path: a real directory to bind read-only, or a symlink to recreate. */
+export type SystemEntry = { path: string; kind: 'dir' } | { path: string; kind: 'symlink'; target: string };
+
+export interface BwrapPlan {
+  /** /usr, /bin, /lib… as found on the host (merged-usr hosts have symlinks). */
+  system: readonly SystemEntry[];
+  /** Allow-listed /etc entries that exist on the host (absolute paths). */
+  etc: readonly string[];
+  /** Extra /etc entries only the networked setup step sees (resolv.conf, CA certificates). */
+  networkEtc: readonly string[];
+  /** Further read-only paths (tool installs outside /usr). */
+  extraReadOnly: readonly string[];
+  network: boolean;
+  /** Bound read-only before the workspace, so a workspace inside it stays writable. */
+  gitCommonDir: string | null;
+  workspace: string;
+  cwd: string;
+  home: string;
+  tmpBytes: number;
+  env: Record<string, string>;
+  command: string;
+}
+
+/** Arguments after the bwrap executable, ending with the bash invocation of the command. */
+export function buildBwrapArgs(plan: BwrapPlan): string[] {
+  const args = ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session'];
+  args.push('--hostname', 'greenfix-sandbox');
+  if (plan.network) args.push('--share-net');
+  for (const entry of plan.system) {
+    if (entry.kind === 'dir') args.push('--ro-bind', entry.path, entry.path);
+    else args.push('--symlink', entry.target, entry.path);
+  }
+  const etc = plan.network ? [...plan.etc, ...plan.networkEtc] : plan.etc;
+  for (const path of etc) args.push('--ro-bind', path, path);
+  for (const path of plan.extraReadOnly) args.push('--ro-bind', path, path);
+  args.push('--proc', '/proc', '--dev', '/dev');
+  args.push('--size', String(plan.tmpBytes), '--tmpfs', '/tmp', '--dir', plan.home);
+  if (plan.gitCommonDir) args.push('--ro-bind', plan.gitCommonDir, plan.gitCommonDir);
+  args.push('--bind', plan.workspace, plan.workspace, '--chdir', plan.cwd);
+  args.push('--clearenv');
+  for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
+  args.push('--', 'bash', '--norc', '--noprofile', '-c', plan.command);
+  return args;
+}
+
+export interface LaunchTools {
+  bwrap: string;
+  setpriv: string;
+  prlimit: string;
+}
+
+export interface LaunchLimits {
+  /** RLIMIT_NPROC, counted per real uid: only meaningful (and only applied) with `runAs`. */
+  processes: number;
+  /** RLIMIT_FSIZE: the largest file the command may write. */
+  fileSizeBytes: number;
+}
+
+/**
+ * prlimit → setpriv → bwrap, each exec'ing the next so they share one pid and process group.
+ * The uid drop happens BEFORE bwrap: a user namespace created by root maps back to uid 0 outside
+ * and would still read root-only files.
+ */
+export function buildLaunchArgv(
+  tools: LaunchTools,
+  runAs: { uid: number; gid: number } | null,
+  limits: LaunchLimits,
+  bwrapArgs: readonly string[],
+): string[] {
+  const prlimit = [tools.prlimit, `--fsize=${limits.fileSizeBytes}`];
+  if (!runAs) return [...prlimit, '--', tools.bwrap, ...bwrapArgs];
+  const drop = [tools.setpriv, `--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--no-new-privs'];
+  return [...prlimit, `--nproc=${limits.processes}`, '--', ...drop, '--', tools.bwrap, ...bwrapArgs];
+}

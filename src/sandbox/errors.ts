@@ -1,0 +1,40 @@
+/**
+ * Typed sandbox failures. Callers branch on the class and its `reason`, never on message text;
+ * the message is written for the person who has to fix the deployment.
+ */
+
+/** The isolation machinery itself is missing or does not work on this host. */
+export class SandboxUnavailableError extends Error {
+  readonly kind = 'sandbox-unavailable' as const;
+  constructor(
+    readonly reason: 'bwrap-missing' | 'tool-missing' | 'bwrap-broken',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SandboxUnavailableError';
+  }
+}
+
+/** The sandbox configuration (environment variables, options) is invalid. */
+export class SandboxConfigError extends Error {
+  readonly kind = 'sandbox-config' as const;
+  constructor(
+    readonly reason: 'bad-mode' | 'bad-ro-path',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SandboxConfigError';
+  }
+}
+
+/** One request was refused before anything ran. */
+export class SandboxRequestError extends Error {
+  readonly kind = 'sandbox-request' as const;
+  constructor(
+    readonly reason: 'env-refused' | 'cwd-outside-workspace' | 'workspace-unreachable' | 'workspace-exposes-app',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SandboxRequestError';
+  }
+}

@@ -1,0 +1,37 @@
+import { findExecutable } from './find-executable.js';
+
+export interface MissingPackage {
+  binary: string;
+  /** The Debian/Ubuntu package that provides it. */
+  aptPackage: string;
+  message: string;
+}
+
+interface Requirement {
+  binary: string;
+  aptPackage: string;
+  why: string;
+  /** Only needed when greenfix runs as root (the uid drop). */
+  rootOnly?: boolean;
+}
+
+const REQUIREMENTS: readonly Requirement[] = [
+  { binary: 'git', aptPackage: 'git', why: 'worktrees, tree hashes and commits' },
+  { binary: 'bwrap', aptPackage: 'bubblewrap', why: 'the sandbox every command runs in' },
+  { binary: 'prlimit', aptPackage: 'util-linux', why: 'process and file-size limits in the sandbox' },
+  { binary: 'setpriv', aptPackage: 'util-linux', why: 'dropping root before the sandbox starts', rootOnly: true },
+];
+
+/**
+ * Host programs greenfix needs, checked at start-up so a missing one is a clear message rather
+ * than a failure in the middle of a job. `sandboxOff` skips the sandbox's own tools.
+ */
+export function checkSystemPackages(options: { env: Record<string, string | undefined>; isRoot: boolean; sandboxOff?: boolean }): MissingPackage[] {
+  return REQUIREMENTS.filter((r) => (!r.rootOnly || options.isRoot) && (r.binary === 'git' || !options.sandboxOff))
+    .filter((r) => findExecutable(r.binary, options.env.PATH) === null)
+    .map((r) => ({
+      binary: r.binary,
+      aptPackage: r.aptPackage,
+      message: `${r.binary} is not installed (needed for ${r.why}): apt-get install ${r.aptPackage}`,
+    }));
+}

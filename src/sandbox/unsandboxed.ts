@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runProcess } from '../util/run-process.js';
+import { sandboxEnvironment } from './environment.js';
+import { resolveCwd } from './request-paths.js';
+import { toSandboxResult } from './to-sandbox-result.js';
+import type { Sandbox, SandboxRequest } from './types.js';
+
+export interface UnsandboxedOptions {
+  path?: string;
+  headBytes?: number;
+  tailBytes?: number;
+}
+
+/**
+ * No isolation at all: only for GREENFIX_SANDBOX=off, set explicitly by someone who accepts that
+ * commands can read every file and use every network greenfix can. It keeps what does not need
+ * a sandbox: the allow-listed environment (no secrets), wall time, output caps, group kill.
+ */
+export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
+  return {
+    kind: 'none',
+    async run(request: SandboxRequest) {
+      const cwd = resolveCwd(request.workspace, request.cwd);
+      const checked = sandboxEnvironment(request.env, { home: '', path: options.path });
+      // A throw-away HOME: caches written to the workspace would show up in the tree hash.
+      const home = mkdtempSync(join(tmpdir(), 'greenfix-home-'));
+      const env = { ...checked, HOME: request.env?.HOME ?? home };
+      const result = await runProcess({
+        argv: ['bash', '--norc', '--noprofile', '-c', request.command],
+        cwd,
+        env,
+        timeoutMs: request.timeoutMs,
+        headBytes: options.headBytes,
+        tailBytes: options.tailBytes,
+        outputFile: request.outputFile,
+        signal: request.signal,
+      }).finally(() => rmSync(home, { recursive: true, force: true }));
+      return toSandboxResult(result);
+    },
+  };
+}
