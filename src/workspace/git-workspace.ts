@@ -116,7 +116,7 @@ export class GitWorkspace implements ObservableWorkspace {
     saveState(this.stateDir, this.state);
     if (!outcome.ok) throw outcome.error;
     const { created, changed } = diffEntries(before, after);
-    return { value: outcome.value, created: created.map(displayPath), changed: changed.map(displayPath) };
+    return { value: outcome.value, created: created.map(displayPath).sort(), changed: changed.map(displayPath).sort() };
   }
 
   private snapshot(): Promise<EntryMap> {
