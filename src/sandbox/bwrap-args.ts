@@ -37,9 +37,10 @@ export function buildBwrapArgs(plan: BwrapPlan): string[] {
   }
   const etc = plan.network ? [...plan.etc, ...plan.networkEtc] : plan.etc;
   for (const path of etc) args.push('--ro-bind', path, path);
-  for (const path of plan.extraReadOnly) args.push('--ro-bind', path, path);
   args.push('--proc', '/proc', '--dev', '/dev');
   args.push('--size', String(plan.tmpBytes), '--tmpfs', '/tmp', '--dir', plan.home);
+  // Mounts apply in order: whatever lives under /tmp must come after the tmpfs.
+  for (const path of plan.extraReadOnly) args.push('--ro-bind', path, path);
   if (plan.gitCommonDir) args.push('--ro-bind', plan.gitCommonDir, plan.gitCommonDir);
   args.push('--bind', plan.workspace, plan.workspace, '--chdir', plan.cwd);
   args.push('--clearenv');
