@@ -1,0 +1,70 @@
+import type { ChatMessage } from '../model/types.js';
+
+export interface ContextLimits {
+  /** Estimated tokens the sent messages may take (leave room for tool schemas and the reply). */
+  maxTokens: number;
+  /** How many of the newest tool results are always sent whole. */
+  keepLastToolResults: number;
+}
+
+export interface FitOptions extends ContextLimits {
+  estimate: (messages: readonly ChatMessage[]) => number;
+}
+
+/**
+ * The messages to send, under the token budget. Pure: the stored history (and the journal) keep
+ * everything. In order, until it fits: older tool results become one-line stubs (oldest first,
+ * the newest `keepLastToolResults` stay whole); then whole oldest steps (an assistant message with
+ * its tool results, never one without the other) go after the task; then the kept results are
+ * stubbed too. The system prompt and the task are always sent.
+ */
+export function fitContext(messages: readonly ChatMessage[], options: FitOptions): ChatMessage[] {
+  const fits = (list: readonly ChatMessage[]) => options.estimate(list) <= options.maxTokens;
+  if (fits(messages)) return [...messages];
+  const headLength = messages.findIndex((m) => m.role === 'user') + 1;
+  const head = messages.slice(0, headLength);
+  const sent = messages.slice(headLength);
+  const names = toolNames(sent);
+  const toolIndexes = sent.flatMap((m, i) => (m.role === 'tool' ? [i] : []));
+  const stub = (i: number) => {
+    const m = sent[i];
+    if (m?.role === 'tool') sent[i] = { ...m, content: stubText(names.get(m.toolCallId)) };
+  };
+  const olderResults = toolIndexes.slice(0, Math.max(0, toolIndexes.length - options.keepLastToolResults));
+  for (const i of olderResults) {
+    stub(i);
+    if (fits([...head, ...sent])) return [...head, ...sent];
+  }
+  let groups = groupSteps(sent);
+  const note = (n: number): ChatMessage[] => (n > 0 ? [{ role: 'user', content: `[${n} earlier messages elided to save context]` }] : []);
+  let dropped = 0;
+  const build = () => [...head, ...note(dropped), ...groups.flat()];
+  while (groups.length > 1 && !fits(build())) {
+    dropped += groups[0]?.length ?? 0;
+    groups = groups.slice(1);
+  }
+  if (fits(build())) return build();
+  groups = groups.map((group) => group.map((m) => (m.role === 'tool' ? { ...m, content: stubText(names.get(m.toolCallId)) } : m)));
+  return build();
+}
+
+export function stubText(toolName: string | undefined): string {
+  return `[output of ${toolName ?? 'a tool'} elided to save context; re-run the tool if you need it]`;
+}
+
+function toolNames(messages: readonly ChatMessage[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const m of messages) if (m.role === 'assistant') for (const call of m.toolCalls ?? []) names.set(call.id, call.name);
+  return names;
+}
+
+/** Consecutive runs that must travel together: an assistant message and the tool results after it. */
+function groupSteps(messages: readonly ChatMessage[]): ChatMessage[][] {
+  const groups: ChatMessage[][] = [];
+  for (const m of messages) {
+    const last = groups.at(-1);
+    if (m.role === 'tool' && last) last.push(m);
+    else groups.push([m]);
+  }
+  return groups;
+}

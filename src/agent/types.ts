@@ -1,0 +1,71 @@
+import type { ChatMessage, ChatModel, ToolCall } from '../model/types.js';
+import type { VerifiedTree } from '../workspace/types.js';
+import type { Budget, BudgetName } from './budget.js';
+import type { ContextLimits } from './context.js';
+import type { CrashPoints } from './crash-points.js';
+import type { Journal } from './journal.js';
+import type { StuckState } from './stuck.js';
+import type { Tool, ToolContext, ToolResult } from './tools/types.js';
+
+export type ExecuteToolCall = (tools: readonly Tool[], call: ToolCall, ctx: ToolContext) => Promise<ToolResult>;
+
+export interface AgentDeps {
+  model: ChatModel;
+  tools: readonly Tool[];
+  /** Tool dispatch: validates arguments and never throws on bad input. Default: the registry's. */
+  execute?: ExecuteToolCall;
+  /** `verified` is the loop's to fill in: it is the run's state, not configuration. */
+  toolContext: Omit<ToolContext, 'verified'>;
+  journal: Journal;
+  budget: Budget;
+  context: ContextLimits;
+  now: () => number;
+  onEvent?: (event: AgentEvent) => void;
+  crashPoints?: CrashPoints;
+  /** Recorded in the journal's start record, for whoever reads it later. */
+  config?: Record<string, unknown>;
+}
+
+export interface AgentInput {
+  /** The untrusted task text; the loop sanitises it (prompt.ts `taskMessage`). */
+  task: string;
+  systemPrompt: string;
+}
+
+export type AgentStatus = 'verified' | 'gave_up' | 'stuck' | 'budget_exhausted' | 'model_error';
+
+export interface Tokens {
+  prompt: number;
+  completion: number;
+}
+
+export interface AgentOutcome {
+  status: AgentStatus;
+  reason: string;
+  summary?: string;
+  verified: VerifiedTree | null;
+  steps: number;
+  tokens: Tokens;
+  /** Which budget ran out, with status 'budget_exhausted'. */
+  budget?: BudgetName;
+  /** The model error's kind and message, with status 'model_error'. */
+  error?: { kind: string; message: string };
+}
+
+/** Live progress, for a terminal or a status comment. Nothing here is needed to resume. */
+export type AgentEvent =
+  | { type: 'model'; step: number; tokens: Tokens; toolCalls: number }
+  | { type: 'tool'; step: number; name: string; args: string; ok: boolean }
+  | { type: 'warning'; step: number; text: string }
+  | { type: 'done'; outcome: AgentOutcome };
+
+/** Everything the loop needs to take the next step; rebuilt from the journal on resume. */
+export interface RunState {
+  messages: ChatMessage[];
+  verified: VerifiedTree | null;
+  steps: number;
+  tokens: Tokens;
+  stuck: StuckState;
+  /** Wall time spent by earlier processes of this run (resume). */
+  priorElapsedMs: number;
+}
