@@ -1,5 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { clipHeadTail } from '../util/clip.js';
+import { AttemptTimeoutError } from './attempt-timeout.js';
 import { ModelError } from './errors.js';
 import { describeEndpoint, redactSecret } from './redact.js';
 import { parseRetryAfterMs } from './retry-after.js';
@@ -20,7 +21,7 @@ export interface ErrorContext {
  */
 export function classifyOpenAIError(error: unknown, ctx: ErrorContext): Failure {
   if (error instanceof ModelError) return { transient: false, error };
-  if (error instanceof APIConnectionTimeoutError) {
+  if (error instanceof AttemptTimeoutError || error instanceof APIConnectionTimeoutError) {
     return { transient: true, reason: `no answer from ${describeEndpoint(ctx.baseURL)} within ${ctx.timeoutMs} ms` };
   }
   if (error instanceof APIConnectionError) {

@@ -10,3 +10,4 @@ export { ScriptedModel, scriptedModelFromFile } from './scripted-model.js';
 export type { ScriptTurn } from './scripted-script.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 export { realSleep, type Sleep } from './sleep.js';
+export { AttemptTimeoutError } from './attempt-timeout.js';

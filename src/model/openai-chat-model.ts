@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { withAttemptTimeout } from './attempt-timeout.js';
 import { classifyOpenAIError } from './classify-openai-error.js';
 import { fromWireCompletion, toWireMessages, toWireTools } from './openai-format.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
@@ -45,7 +46,8 @@ export class OpenAIChatModel implements ChatModel {
       baseURL: options.baseURL,
       apiKey: options.apiKey,
       maxRetries: 0,
-      timeout: options.timeoutMs,
+      // Only a backstop: withAttemptTimeout is the deadline (it also covers the body).
+      timeout: options.timeoutMs + 5_000,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
     });
   }
@@ -60,7 +62,10 @@ export class OpenAIChatModel implements ChatModel {
     };
     const ctx = { ...this.#options, now: this.#deps.now };
     return withRetries(
-      async () => fromWireCompletion(await this.#client.chat.completions.create(body, request.signal ? { signal: request.signal } : {})),
+      () =>
+        withAttemptTimeout(this.#options.timeoutMs, request.signal, async (signal) =>
+          fromWireCompletion(await this.#client.chat.completions.create(body, { signal })),
+        ),
       (error) => classifyOpenAIError(error, ctx),
       this.#options.retry ?? DEFAULT_RETRY_POLICY,
       this.#deps,

@@ -12,7 +12,9 @@ export interface SeenRequest {
 export type Reply =
   | { status: number; json?: unknown; text?: string; headers?: Record<string, string> }
   | { reset: true }
-  | { never: true };
+  | { never: true }
+  /** Sends the headers and half a body, then nothing. */
+  | { stall: true };
 
 /**
  * A real HTTP server on 127.0.0.1 speaking the chat-completions wire format. It answers the
@@ -21,6 +23,7 @@ export type Reply =
 export class FakeOpenAIServer {
   readonly requests: SeenRequest[] = [];
   private replies: Reply[] = [];
+  private readonly waiters: Array<() => void> = [];
   private readonly server: Server;
 
   private constructor() {
@@ -43,6 +46,11 @@ export class FakeOpenAIServer {
     this.requests.length = 0;
   }
 
+  /** Resolves once the next request has been received (its reply may still be pending). */
+  nextRequest(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -53,10 +61,15 @@ export class FakeOpenAIServer {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     this.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : undefined });
+    this.waiters.splice(0).forEach((wake) => wake());
     const reply = this.replies[Math.min(this.requests.length, this.replies.length) - 1];
     if (!reply) throw new Error('FakeOpenAIServer: no reply scripted');
     if ('reset' in reply) return void req.socket.destroy();
     if ('never' in reply) return;
+    if ('stall' in reply) {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      return void res.write('{"choices": [');
+    }
     const text = reply.text ?? JSON.stringify(reply.json ?? {});
     res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
     res.end(text);

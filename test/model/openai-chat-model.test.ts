@@ -133,8 +133,21 @@ describe('OpenAIChatModel retries', () => {
     expect(delays).toHaveLength(1);
   });
 
-  it('retries after a request timeout', async () => {
+  it('retries after a request timeout, saying so when it runs out', async () => {
+    server.script({ never: true });
+    const exhausted = await failure(makeModel({ timeoutMs: 200, retry: { ...policy, maxRetries: 0 } }).model.complete({ messages: hello, tools: [] }));
+    expect(exhausted.kind).toBe('transient');
+    expect(exhausted.message).toMatch(/after 1 attempts: no answer from .* within 200 ms/);
     server.script({ never: true }, ok);
+    const { model, delays } = makeModel({ timeoutMs: 300 });
+    const response = await model.complete({ messages: hello, tools: [] });
+    expect(response.message.content).toBe('done');
+    expect(server.requests).toHaveLength(2);
+    expect(delays).toHaveLength(1);
+  });
+
+  it('retries when the body stalls half-way, which the SDK timeout alone would not catch', async () => {
+    server.script({ stall: true }, ok);
     const { model, delays } = makeModel({ timeoutMs: 300 });
     const response = await model.complete({ messages: hello, tools: [] });
     expect(response.message.content).toBe('done');
@@ -162,6 +175,19 @@ describe('OpenAIChatModel retries', () => {
     );
     await expect(model.complete({ messages: hello, tools: [], signal: controller.signal })).rejects.toThrow('cancelled by user');
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('an abort during the request ends it at once, without a retry', async () => {
+    server.script({ never: true });
+    const controller = new AbortController();
+    const { model, delays } = makeModel();
+    const arrived = server.nextRequest();
+    const pending = model.complete({ messages: hello, tools: [], signal: controller.signal });
+    await arrived;
+    controller.abort(new Error('job cancelled'));
+    await expect(pending).rejects.toThrow('job cancelled');
+    expect(server.requests).toHaveLength(1);
+    expect(delays).toEqual([]);
   });
 });
 

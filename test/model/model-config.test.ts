@@ -1,0 +1,49 @@
+import { ConfigError } from '../../src/model/config-error.js';
+import { createChatModel } from '../../src/model/create-chat-model.js';
+import { DEFAULT_BASE_URL, DEFAULT_MODEL, modelConfigFromEnv } from '../../src/model/model-config.js';
+import { completion, FakeOpenAIServer } from './fake-openai-server.js';
+
+describe('modelConfigFromEnv', () => {
+  it('defaults to OpenAI with no key and the default model; empty values count as unset', () => {
+    const config = modelConfigFromEnv({ OPENAI_API_KEY: '', GREENFIX_MODEL: '  ' });
+    expect(config).toMatchObject({ baseURL: DEFAULT_BASE_URL, apiKey: 'none', model: DEFAULT_MODEL });
+  });
+
+  it('reads a local endpoint', () => {
+    const config = modelConfigFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_API_KEY: 'sk-1', GREENFIX_MODEL: 'qwen2.5-coder:7b' });
+    expect(config).toMatchObject({ baseURL: 'http://127.0.0.1:11434/v1', apiKey: 'sk-1', model: 'qwen2.5-coder:7b' });
+  });
+
+  it('lists every problem at once and never echoes the key', () => {
+    let error: unknown;
+    try {
+      modelConfigFromEnv({ OPENAI_BASE_URL: 'ftp://example.com', OPENAI_API_KEY: 'sk-secret with-space', GREENFIX_MODEL: 'two words' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(3);
+    expect(problems.map((p) => p.split(':')[0])).toEqual(['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'GREENFIX_MODEL']);
+    expect((error as Error).message).not.toContain('sk-secret');
+  });
+});
+
+describe('createChatModel', () => {
+  let server: FakeOpenAIServer;
+  beforeAll(async () => {
+    server = await FakeOpenAIServer.start();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('builds a working model from the config', async () => {
+    server.script({ status: 200, json: completion({ content: 'pong' }, { prompt_tokens: 1, completion_tokens: 1 }) });
+    const model = createChatModel(modelConfigFromEnv({ OPENAI_BASE_URL: server.baseURL, GREENFIX_MODEL: 'local-model' }));
+    expect(model.name).toBe('local-model');
+    const response = await model.complete({ messages: [{ role: 'user', content: 'ping' }], tools: [] });
+    expect(response.message.content).toBe('pong');
+    expect(server.requests[0]!.headers.authorization).toBe('Bearer none');
+  });
+});
