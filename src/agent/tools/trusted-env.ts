@@ -1,0 +1,21 @@
+/**
+ * Environment and git flags for the trusted binaries (rg, git) the read-only tools run outside
+ * the sandbox. Nothing from greenfix's own environment but PATH; no user or system git config.
+ * The worktree is writable by sandboxed code, so repo config must not make git run commands:
+ * fsmonitor is switched off on the command line, which overrides any repo config.
+ */
+export function trustedEnv(path: string = process.env.PATH ?? '/usr/bin:/bin'): Record<string, string> {
+  return {
+    PATH: path,
+    LC_ALL: 'C.UTF-8',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_TERMINAL_PROMPT: '0',
+  };
+}
+
+export const SAFE_GIT_FLAGS = ['-c', 'core.fsmonitor=false', '-c', 'safe.directory=*', '-c', 'core.quotePath=false'];
+
+/** Timeout of one search or listing. */
+export const TRUSTED_TIMEOUT_MS = 30_000;
