@@ -1,0 +1,81 @@
+import { buildBwrapArgs, buildLaunchArgv, type BwrapPlan } from '../../src/sandbox/bwrap-args.js';
+
+const plan: BwrapPlan = {
+  system: [
+    { path: '/usr', kind: 'dir' },
+    { path: '/bin', kind: 'symlink', target: 'usr/bin' },
+  ],
+  etc: ['/etc/passwd', '/etc/hosts'],
+  networkEtc: ['/etc/resolv.conf', '/etc/ssl'],
+  extraReadOnly: ['/opt/tool'],
+  network: false,
+  gitCommonDir: '/srv/mirror.git',
+  workspace: '/srv/mirror.git/greenfix/runs/x',
+  cwd: '/srv/mirror.git/greenfix/runs/x/pkg',
+  home: '/tmp/home',
+  tmpBytes: 1000,
+  env: { PATH: '/usr/bin', CI: 'true' },
+  command: 'npm test',
+};
+
+/** Index of the `flag a b` triple in args, -1 when absent. */
+const triple = (args: string[], flag: string, a: string) =>
+  args.findIndex((v, i) => v === flag && args[i + 1] === a);
+
+describe('buildBwrapArgs', () => {
+  const args = buildBwrapArgs(plan);
+
+  it('unshares every namespace, never shares the network by default, and never binds /', () => {
+    expect(args.slice(0, 5)).toEqual(['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session']);
+    expect(args).not.toContain('--share-net');
+    expect(triple(args, '--ro-bind', '/')).toBe(-1);
+    expect(triple(args, '--bind', '/')).toBe(-1);
+    expect(triple(args, '--ro-bind', '/etc/resolv.conf')).toBe(-1);
+  });
+
+  it('binds system dirs read-only and recreates merged-usr symlinks', () => {
+    expect(triple(args, '--ro-bind', '/usr')).toBeGreaterThan(-1);
+    expect(args.slice(triple(args, '--symlink', 'usr/bin'), triple(args, '--symlink', 'usr/bin') + 3)).toEqual(['--symlink', 'usr/bin', '/bin']);
+    expect(triple(args, '--ro-bind', '/etc/passwd')).toBeGreaterThan(-1);
+  });
+
+  it('mounts in an order that keeps later paths visible: tmpfs, extra paths, git dir, workspace', () => {
+    const tmpfs = triple(args, '--tmpfs', '/tmp');
+    expect(args[tmpfs - 2]).toBe('--size');
+    expect(args[tmpfs - 1]).toBe('1000');
+    expect(triple(args, '--ro-bind', '/opt/tool')).toBeGreaterThan(tmpfs);
+    expect(triple(args, '--bind', plan.workspace)).toBeGreaterThan(triple(args, '--ro-bind', '/srv/mirror.git'));
+    expect(triple(args, '--chdir', plan.cwd)).toBeGreaterThan(-1);
+  });
+
+  it('clears the environment before setting the allow-list, and runs the command through bash', () => {
+    const clear = args.indexOf('--clearenv');
+    expect(clear).toBeGreaterThan(-1);
+    expect(triple(args, '--setenv', 'PATH')).toBeGreaterThan(clear);
+    expect(args.slice(-6)).toEqual(['--', 'bash', '--norc', '--noprofile', '-c', 'npm test']);
+  });
+
+  it('adds the network and its /etc files only for a networked request', () => {
+    const net = buildBwrapArgs({ ...plan, network: true });
+    expect(net).toContain('--share-net');
+    expect(triple(net, '--ro-bind', '/etc/resolv.conf')).toBeGreaterThan(-1);
+    expect(triple(net, '--ro-bind', '/etc/ssl')).toBeGreaterThan(-1);
+  });
+});
+
+describe('buildLaunchArgv', () => {
+  const tools = { bwrap: '/usr/bin/bwrap', setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit' };
+  const limits = { processes: 64, fileSizeBytes: 4096 };
+
+  it('drops to the sandbox uid before bwrap and limits processes when root', () => {
+    expect(buildLaunchArgv(tools, { uid: 65534, gid: 65534 }, limits, ['X'])).toEqual([
+      '/usr/bin/prlimit', '--fsize=4096', '--nproc=64', '--',
+      '/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--no-new-privs', '--',
+      '/usr/bin/bwrap', 'X',
+    ]);
+  });
+
+  it('runs bwrap as the current user otherwise, without a per-uid process limit', () => {
+    expect(buildLaunchArgv(tools, null, limits, ['X'])).toEqual(['/usr/bin/prlimit', '--fsize=4096', '--', '/usr/bin/bwrap', 'X']);
+  });
+});

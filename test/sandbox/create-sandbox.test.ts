@@ -1,0 +1,88 @@
+import { createSandbox, type SandboxLogLevel } from '../../src/sandbox/create-sandbox.js';
+import { SandboxConfigError, SandboxUnavailableError } from '../../src/sandbox/errors.js';
+import { checkSystemPackages } from '../../src/sandbox/system-packages.js';
+import { TempDirs } from './fixtures.js';
+
+const temp = new TempDirs();
+afterEach(() => temp.removeAll());
+
+function recorder() {
+  const lines: { level: SandboxLogLevel; message: string }[] = [];
+  return { lines, log: (level: SandboxLogLevel, message: string) => void lines.push({ level, message }) };
+}
+
+describe('createSandbox', () => {
+  it('checks bubblewrap really works, then returns it', async () => {
+    const { lines, log } = recorder();
+    const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log });
+    expect(sandbox.kind).toBe('bwrap');
+    expect(lines).toEqual([expect.objectContaining({ level: 'info', message: expect.stringMatching(/bubblewrap/) })]);
+  });
+
+  it('refuses to start without bubblewrap and says how to fix it', async () => {
+    const attempt = createSandbox({ env: { PATH: '/nonexistent' }, log: () => undefined });
+    await expect(attempt).rejects.toBeInstanceOf(SandboxUnavailableError);
+    await expect(attempt).rejects.toMatchObject({
+      reason: 'bwrap-missing',
+      message: expect.stringMatching(/apt-get install bubblewrap.*GREENFIX_SANDBOX=off/s),
+    });
+  });
+
+  it('runs without isolation only with GREENFIX_SANDBOX=off, and says so loudly', async () => {
+    const { lines, log } = recorder();
+    const sandbox = await createSandbox({ env: { PATH: process.env.PATH, GREENFIX_SANDBOX: 'off' }, log });
+    expect(sandbox.kind).toBe('none');
+    expect(lines).toEqual([{ level: 'warn', message: expect.stringMatching(/^SANDBOX DISABLED/) }]);
+    process.env.GITHUB_TOKEN = 'ghs_should_not_leak';
+    try {
+      const workspace = temp.make('greenfix-ws-');
+      const r = await sandbox.run({ command: 'pwd; env', workspace, timeoutMs: 10_000 });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout.startsWith(`${workspace}\n`)).toBe(true);
+      expect(r.stdout).not.toMatch(/should_not_leak/);
+      expect(r.stdout).toMatch(/^CI=true$/m);
+    } finally {
+      delete process.env.GITHUB_TOKEN;
+    }
+  });
+
+  it('rejects an unknown GREENFIX_SANDBOX value', async () => {
+    await expect(createSandbox({ env: { PATH: process.env.PATH, GREENFIX_SANDBOX: 'of' }, log: () => undefined })).rejects.toMatchObject({
+      reason: 'bad-mode',
+    });
+  });
+
+  it.each([
+    ['relative', () => 'usr/local'],
+    ['missing', () => '/nonexistent/greenfix'],
+    ["the app's directory", () => process.cwd()],
+    ["a parent of the app's directory", () => '/'],
+    ["a path inside the app's directory", () => `${process.cwd()}/node_modules`],
+  ])('rejects GREENFIX_SANDBOX_RO_PATHS naming %s', async (_what, path) => {
+    const attempt = createSandbox({ env: { PATH: process.env.PATH, GREENFIX_SANDBOX_RO_PATHS: `/usr/share:${path()}` }, log: () => undefined });
+    await expect(attempt).rejects.toBeInstanceOf(SandboxConfigError);
+    await expect(attempt).rejects.toMatchObject({ reason: 'bad-ro-path' });
+  });
+});
+
+describe('checkSystemPackages', () => {
+  it('finds everything on this machine', () => {
+    expect(checkSystemPackages({ env: { PATH: process.env.PATH }, isRoot: true })).toEqual([]);
+  });
+
+  it('names what is missing and the package that provides it', () => {
+    const missing = checkSystemPackages({ env: { PATH: '/nonexistent' }, isRoot: true });
+    expect(missing.map((m) => [m.binary, m.aptPackage])).toEqual([
+      ['git', 'git'],
+      ['bwrap', 'bubblewrap'],
+      ['prlimit', 'util-linux'],
+      ['setpriv', 'util-linux'],
+    ]);
+    expect(missing[1]?.message).toMatch(/apt-get install bubblewrap/);
+  });
+
+  it('only needs git when the sandbox is off, and no setpriv when not root', () => {
+    expect(checkSystemPackages({ env: { PATH: '/nonexistent' }, isRoot: true, sandboxOff: true }).map((m) => m.binary)).toEqual(['git']);
+    expect(checkSystemPackages({ env: { PATH: '/nonexistent' }, isRoot: false }).map((m) => m.binary)).not.toContain('setpriv');
+  });
+});

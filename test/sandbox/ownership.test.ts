@@ -1,0 +1,58 @@
+import { chmodSync, lstatSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isReachableBy, prepareWorkspaceOwnership, SANDBOX_OWNER, sandboxFileOwner } from '../../src/sandbox/ownership.js';
+import { gitCommonDirOf } from '../../src/sandbox/git-common-dir.js';
+import { isRoot, TempDirs } from './fixtures.js';
+
+const temp = new TempDirs();
+afterEach(() => temp.removeAll());
+
+describe('sandboxFileOwner', () => {
+  it('is the sandbox uid for root and nobody (leave files as they are) otherwise', () => {
+    expect(sandboxFileOwner(0)).toEqual({ uid: 65534, gid: 65534 });
+    expect(sandboxFileOwner(1000)).toBeNull();
+  });
+});
+
+(isRoot ? describe : describe.skip)('prepareWorkspaceOwnership (needs root to chown)', () => {
+  it('hands every entry to the sandbox uid without following symlinks out of the tree', async () => {
+    const outside = temp.make('greenfix-outside-');
+    writeFileSync(join(outside, 'precious'), 'x');
+    const ws = temp.make('greenfix-ws-');
+    mkdirSync(join(ws, 'a/b'), { recursive: true });
+    writeFileSync(join(ws, 'a/b/file'), 'x');
+    writeFileSync(join(ws, '.git'), 'gitdir: /elsewhere\n');
+    symlinkSync(outside, join(ws, 'link-dir'));
+    symlinkSync(join(outside, 'precious'), join(ws, 'link-file'));
+
+    await prepareWorkspaceOwnership(ws, SANDBOX_OWNER);
+
+    for (const p of ['.', 'a', 'a/b', 'a/b/file', '.git']) expect(statSync(join(ws, p)).uid).toBe(65534);
+    expect(lstatSync(join(ws, 'link-dir')).uid).toBe(65534);
+    expect(statSync(outside).uid).toBe(0);
+    expect(statSync(join(outside, 'precious')).uid).toBe(0);
+  });
+});
+
+describe('isReachableBy', () => {
+  it('needs search permission on every directory on the way', () => {
+    const top = temp.make('greenfix-reach-');
+    mkdirSync(join(top, 'inner'));
+    chmodSync(top, 0o700);
+    expect(isReachableBy(join(top, 'inner'), { uid: 65534, gid: 65534 })).toBe(process.getuid?.() === 65534);
+    chmodSync(top, 0o711);
+    expect(isReachableBy(join(top, 'inner'), { uid: 65534, gid: 65534 })).toBe(true);
+  });
+});
+
+describe('gitCommonDirOf', () => {
+  it("follows a worktree's .git file to the common dir, and ignores an ordinary .git directory", () => {
+    const base = temp.make('greenfix-gitdir-');
+    mkdirSync(join(base, 'repo/.git/worktrees/wt'), { recursive: true });
+    writeFileSync(join(base, 'repo/.git/worktrees/wt/commondir'), '../..\n');
+    mkdirSync(join(base, 'wt'));
+    writeFileSync(join(base, 'wt/.git'), `gitdir: ${join(base, 'repo/.git/worktrees/wt')}\n`);
+    expect(gitCommonDirOf(join(base, 'wt'))).toBe(join(base, 'repo/.git'));
+    expect(gitCommonDirOf(join(base, 'repo'))).toBeNull();
+  });
+});
