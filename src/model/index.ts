@@ -4,7 +4,7 @@ export { ModelError, type ModelErrorKind } from './errors.js';
 export { ConfigError } from './config-error.js';
 export { estimateTokens, estimateTextTokens } from './estimate-tokens.js';
 export { modelConfigFromEnv, type ModelConfig, DEFAULT_BASE_URL, DEFAULT_MODEL } from './model-config.js';
-export { createChatModel, defaultModelDeps } from './create-chat-model.js';
+export { createChatModel, defaultModelDeps, SCRIPTED_PREFIX } from './create-chat-model.js';
 export { OpenAIChatModel, type OpenAIChatModelOptions, type ModelDeps } from './openai-chat-model.js';
 export { ScriptedModel, scriptedModelFromFile } from './scripted-model.js';
 export type { ScriptTurn } from './scripted-script.js';

@@ -6,6 +6,7 @@ export interface ModelConfig {
   baseURL: string;
   /** 'none' when unset: local servers (Ollama, vLLM) accept any key. */
   apiKey: string;
+  /** A model name, or `scripted:FILE` to replay a script (see createChatModel). */
   model: string;
   /** Per attempt; generous because local models on a CPU are slow. */
   timeoutMs: number;
@@ -27,7 +28,9 @@ const ModelEnv = z.object({
     }),
   ),
   OPENAI_API_KEY: optional(z.string().regex(/^\S+$/, { message: 'must not contain whitespace (a stray newline or quote?)' })),
-  GREENFIX_MODEL: optional(z.string().regex(/^\S+$/, { message: 'must be a model name without whitespace, e.g. gpt-4o-mini' })),
+  GREENFIX_MODEL: optional(
+    z.string().regex(/^(scripted:.+|\S+)$/, { message: 'must be a model name without whitespace (e.g. gpt-4o-mini) or scripted:FILE' }),
+  ),
 });
 
 /** Reads the model settings from the environment; every problem is reported at once as ConfigError. */

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError } from '../../src/model/config-error.js';
 import { createChatModel } from '../../src/model/create-chat-model.js';
 import { DEFAULT_BASE_URL, DEFAULT_MODEL, modelConfigFromEnv } from '../../src/model/model-config.js';
@@ -45,5 +48,20 @@ describe('createChatModel', () => {
     const response = await model.complete({ messages: [{ role: 'user', content: 'ping' }], tools: [] });
     expect(response.message.content).toBe('pong');
     expect(server.requests[0]!.headers.authorization).toBe('Bearer none');
+  });
+
+  it('replays a script for GREENFIX_MODEL=scripted:FILE, even a path with spaces', async () => {
+    server.script();
+    const dir = mkdtempSync(join(tmpdir(), 'greenfix model '));
+    try {
+      const path = join(dir, 'demo script.json');
+      writeFileSync(path, JSON.stringify({ turns: [{ content: 'from the script' }] }));
+      const model = createChatModel(modelConfigFromEnv({ OPENAI_BASE_URL: server.baseURL, GREENFIX_MODEL: `scripted:${path}` }));
+      expect(model.name).toBe(`scripted:${path}`);
+      expect((await model.complete({ messages: [{ role: 'user', content: 'go' }], tools: [] })).message.content).toBe('from the script');
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
