@@ -20,6 +20,9 @@
  * - Limits: wall time (runProcess), RLIMIT_NPROC when uid-dropped (it counts per real uid, so it is
  *   only meaningful for a uid of its own), RLIMIT_FSIZE, tmpfs size, capped output. No address
  *   space limit: node and JVMs reserve huge virtual ranges.
+ * Deployment: bubblewrap >= 0.8 (--disable-userns). Each run leaves bwrap's namespace init to be
+ * reaped by pid 1, and zombies count against RLIMIT_NPROC: in a container, run with an init that
+ * reaps (docker --init, tini), never node as pid 1.
  */
 import { runProcess } from '../util/run-process.js';
 import { isWithin } from './app-dirs.js';
