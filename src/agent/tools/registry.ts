@@ -2,7 +2,35 @@ import { z } from 'zod';
 import type { ToolSpec } from '../../model/types.js';
 import { clipHeadTail } from '../../util/clip.js';
 import { ToolRefusal } from './errors.js';
+import { editFileTool } from './edit-file.js';
+import { finishTool } from './finish.js';
+import { listFilesTool } from './list-files.js';
+import { readFileTool } from './read-file.js';
+import { runTestsTool } from './run-tests.js';
+import { runTool } from './run.js';
+import { writeFileTool } from './write-file.js';
+import { detectSearchBackend, type SearchBackend } from './search-backends.js';
+import { createSearchTool } from './search.js';
 import type { Tool, ToolContext, ToolResult } from './types.js';
+
+export interface ToolOptions {
+  /** Default: `rg` when on PATH, else `git grep`. */
+  searchBackend?: SearchBackend;
+}
+
+/** The tools the model sees, in the order it sees them (DESIGN §3.1). */
+export function createTools(options: ToolOptions = {}): Tool[] {
+  return [
+    listFilesTool,
+    readFileTool,
+    createSearchTool(options.searchBackend ?? detectSearchBackend()),
+    editFileTool,
+    writeFileTool,
+    runTool,
+    runTestsTool,
+    finishTool,
+  ];
+}
 
 /** The JSON schema the model sees, generated from the same zod schema that validates the call. */
 function parametersOf(schema: z.ZodType): Record<string, unknown> {
