@@ -1,15 +1,9 @@
-import { z } from 'zod';
-import type { ToolSpec } from '../model/types.js';
-import type { Tool } from './tools/types.js';
+import { executeToolCall } from './tools/registry.js';
 import type { ExecuteToolCall } from './types.js';
 
-/** What the model is told about the tools. (Switches to the registry's `toolSpecs` once it lands.) */
-export function toolSpecs(tools: readonly Tool[]): ToolSpec[] {
-  return tools.map((t) => ({ name: t.name, description: t.description, parameters: z.toJSONSchema(t.schema) as Record<string, unknown> }));
-}
+export { toolSpecs } from './tools/registry.js';
 
-/** The dispatcher to use. (Defaults to the registry's `executeToolCall` once it lands.) */
+/** The dispatcher a run uses: the injected one (tests), else the registry's. */
 export function executorOf(deps: { execute?: ExecuteToolCall }): ExecuteToolCall {
-  if (!deps.execute) throw new Error('no tool dispatcher given');
-  return deps.execute;
+  return deps.execute ?? executeToolCall;
 }

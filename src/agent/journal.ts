@@ -34,6 +34,7 @@ export class JournalCorruptError extends Error {
 export function openJournal(path: string, now: () => number = Date.now): FileJournal {
   const fd = fs.openSync(path, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, 0o600);
   cutTornTail(fd);
+  let open = true;
   return {
     path,
     append(entry) {
@@ -41,7 +42,10 @@ export function openJournal(path: string, now: () => number = Date.now): FileJou
       fs.writeSync(fd, `${JSON.stringify(record)}\n`);
       fs.fsyncSync(fd);
     },
-    close: () => fs.closeSync(fd),
+    close() {
+      if (open) fs.closeSync(fd);
+      open = false;
+    },
   };
 }
 

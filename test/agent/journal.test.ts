@@ -1,10 +1,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { JournalCorruptError, openJournal, readJournal } from '../../src/agent/journal.js';
+import { JournalCorruptError, openJournal, readJournal, type JournalEntry } from '../../src/agent/journal.js';
 import { tempDir, type TempDir } from './helpers/deps.js';
 
-const start = { type: 'start', task: 't', taskMessage: 'Task:\nt', systemPrompt: 's', model: 'm', config: { maxSteps: 5 } } as const;
-const assistant = { type: 'assistant', step: 1, message: { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'echo', arguments: '{}' }] }, usage: { promptTokens: 1, completionTokens: 2 } } as const;
+const start: JournalEntry = { type: 'start', task: 't', taskMessage: 'Task:\nt', systemPrompt: 's', model: 'm', config: { maxSteps: 5 } };
+const assistant: JournalEntry = {
+  type: 'assistant',
+  step: 1,
+  message: { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'echo', arguments: '{}' }] },
+  usage: { promptTokens: 1, completionTokens: 2 },
+};
 
 describe('journal', () => {
   let tmp: TempDir;
