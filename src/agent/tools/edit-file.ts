@@ -10,7 +10,7 @@ import type { Tool, ToolContext, ToolResult } from './types.js';
 
 const schema = z.object({
   path: z.string(),
-  old: z.string().describe('exact text to replace, unique in the file; "" creates a new file'),
+  old: z.string().describe('exact text to replace, unique in the file'),
   new: z.string().describe('replacement text'),
 });
 

@@ -1,4 +1,7 @@
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
+import { createSandbox } from '../../../../src/sandbox/create-sandbox.js';
+import { prepareWorkspaceOwnership, sandboxFileOwner } from '../../../../src/sandbox/ownership.js';
 import { createUnsandboxed } from '../../../../src/sandbox/unsandboxed.js';
 import type { Sandbox } from '../../../../src/sandbox/types.js';
 import type { ToolContext, ToolLimits } from '../../../../src/agent/tools/types.js';
@@ -17,19 +20,25 @@ export interface Fixture {
 }
 
 /**
- * A real git repo with `files` committed, the real GitWorkspace over it and the unsandboxed
- * runner (the bwrap sandbox is exercised by test/sandbox; these tests are about the tools).
+ * A real git repo with `files` committed and the real GitWorkspace over it. Commands run
+ * unsandboxed by default (fast; isolation itself is test/sandbox's subject), or in the real
+ * bubblewrap sandbox with the worktree handed to the sandbox uid, as a deployment does.
  */
-export async function makeFixture(files: Record<string, string | Buffer> = {}): Promise<Fixture> {
+export async function makeFixture(files: Record<string, string | Buffer> = {}, mode: 'unsandboxed' | 'bwrap' = 'unsandboxed'): Promise<Fixture> {
   const repo = makeRepo(files);
+  const fileOwner = mode === 'bwrap' ? sandboxFileOwner() : null;
+  if (mode === 'bwrap') {
+    chmodSync(repo.tmp, 0o755);
+    await prepareWorkspaceOwnership(repo.root, fileOwner);
+  }
   const workspace = await GitWorkspace.open({ root: repo.root, baseCommit: repo.base, stateDir: join(repo.tmp, 'state') });
-  const sandbox = createUnsandboxed();
+  const sandbox = mode === 'bwrap' ? await createSandbox({ env: { PATH: process.env.PATH }, log: () => undefined }) : createUnsandboxed();
   const ctx = (over: Partial<ToolContext> = {}): ToolContext => ({
     workspace,
     sandbox,
     verifyCommand: null,
     verified: null,
-    fileOwner: null,
+    fileOwner,
     limits: LIMITS,
     ...over,
   });
