@@ -3,7 +3,7 @@
  * process with SIGKILL the n-th time (default 1st) it reaches that point. SIGKILL, not an
  * exception: nothing gets to clean up or flush, exactly like an OOM kill or a power cut.
  */
-export type CrashPointName = 'after_model' | 'before_tool' | 'after_tool';
+export type CrashPointName = 'after_model' | 'before_tool' | 'after_tool' | 'before_publish' | 'after_publish';
 
 export interface CrashPoints {
   reach(name: CrashPointName): void;

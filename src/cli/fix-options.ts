@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { UsageError } from './exit-codes.js';
+
+export const FIX_USAGE = `Usage: greenfix fix --repo DIR --task TEXT [options]
+
+Makes a worktree of DIR, lets the model fix TASK with every command sandboxed, and leaves one
+commit on branch greenfix/<slug> whose tree passed the verify command.
+
+Options:
+  --repo DIR             git repository to work on (default: .)
+  --task TEXT            what to fix
+  --task-file FILE       read the task from FILE instead
+  --verify CMD           test command (default: detected)
+  --setup CMD            dependency install command, run with network (default: detected)
+  --model M              model name (default: $GREENFIX_MODEL); scripted:FILE replays a script
+  --max-steps N          step budget (default 40)
+  --max-tokens N         token budget, prompt + completion (default 2000000)
+  --timeout-minutes N    wall-time budget (default 30)
+  --json                 print a JSON summary as the last line on stdout
+  --resume               continue the interrupted run of the same task
+  -h, --help             show this help
+
+Exit codes: 0 verified and committed, 1 no verified tree (no commit),
+            2 usage or configuration error, 3 model or infrastructure failure.`;
+
+const positiveInt = z.coerce.number().int().positive();
+
+const FixOptionsSchema = z.strictObject({
+  repo: z.string().min(1),
+  task: z.string().trim().min(1, 'the task is empty'),
+  verify: z.string().trim().min(1).optional(),
+  setup: z.string().trim().min(1).optional(),
+  model: z.string().trim().min(1).optional(),
+  maxSteps: positiveInt.default(40),
+  maxTokens: positiveInt.default(2_000_000),
+  timeoutMinutes: positiveInt.default(30),
+  json: z.boolean().default(false),
+  resume: z.boolean().default(false),
+});
+export type FixOptions = z.infer<typeof FixOptionsSchema>;
+
+/** Parses `greenfix fix` arguments; every problem becomes a UsageError (exit 2). */
+export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help' {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        repo: { type: 'string', default: '.' },
+        task: { type: 'string' },
+        'task-file': { type: 'string' },
+        verify: { type: 'string' },
+        setup: { type: 'string' },
+        model: { type: 'string' },
+        'max-steps': { type: 'string' },
+        'max-tokens': { type: 'string' },
+        'timeout-minutes': { type: 'string' },
+        json: { type: 'boolean' },
+        resume: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${FIX_USAGE}`);
+  }
+  if (values.help) return 'help';
+  const task = readTask(values.task as string | undefined, values['task-file'] as string | undefined, cwd);
+  const parsed = FixOptionsSchema.safeParse({
+    repo: resolve(cwd, values.repo as string),
+    task,
+    verify: values.verify,
+    setup: values.setup,
+    model: values.model,
+    maxSteps: values['max-steps'],
+    maxTokens: values['max-tokens'],
+    timeoutMinutes: values['timeout-minutes'],
+    json: values.json,
+    resume: values.resume,
+  });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  --${kebab(String(i.path[0] ?? ''))}: ${i.message}`);
+    throw new UsageError(`invalid options:\n${problems.join('\n')}\n\n${FIX_USAGE}`);
+  }
+  return parsed.data;
+}
+
+function readTask(task: string | undefined, file: string | undefined, cwd: string): string {
+  if (task !== undefined && file !== undefined) throw new UsageError('give --task or --task-file, not both');
+  if (file === undefined) {
+    if (task === undefined) throw new UsageError(`missing --task\n\n${FIX_USAGE}`);
+    return task;
+  }
+  try {
+    return readFileSync(resolve(cwd, file), 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read --task-file ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+}
+
+const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -1,0 +1,7 @@
+/** What a CLI command may touch of its process: passed in, so tests run commands in-process. */
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+}

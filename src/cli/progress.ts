@@ -1,0 +1,20 @@
+import type { AgentEvent } from '../agent/types.js';
+
+/** One stderr line per event: step, tool, short arguments, outcome, tokens. */
+export function formatEvent(event: AgentEvent): string | null {
+  switch (event.type) {
+    case 'model':
+      return `[step ${event.step}] model: ${event.toolCalls} tool call(s), tokens ${event.tokens.prompt + event.tokens.completion}`;
+    case 'tool':
+      return `[step ${event.step}]   ${event.ok ? '✓' : '✗'} ${event.name} ${shortArgs(event.args)}`;
+    case 'warning':
+      return `[step ${event.step}] warning: ${event.text.split('\n')[0]}`;
+    case 'done':
+      return `done: ${event.outcome.status} — ${event.outcome.reason}`;
+  }
+}
+
+function shortArgs(args: string): string {
+  const flat = args.replace(/\s+/g, ' ');
+  return flat.length > 100 ? `${flat.slice(0, 97)}...` : flat;
+}

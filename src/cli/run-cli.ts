@@ -1,0 +1,26 @@
+import { ExitCode } from './exit-codes.js';
+import { fixCommand } from './fix-command.js';
+import type { CliIo } from './io.js';
+
+export type { CliIo } from './io.js';
+
+const HELP = `greenfix — commit only what the repository's own tests passed
+
+Usage:
+  greenfix fix --repo DIR --task TEXT [options]   fix a local repository (greenfix fix --help)
+  greenfix --help                                 this help
+
+Model endpoint (any OpenAI-compatible /chat/completions):
+  OPENAI_BASE_URL, OPENAI_API_KEY, GREENFIX_MODEL`;
+
+/** Dispatches a subcommand and returns the process exit code. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    io.stdout(HELP);
+    return ExitCode.verified;
+  }
+  if (command === 'fix') return fixCommand(rest, io);
+  io.stderr(`greenfix: unknown command '${command}'\n\n${HELP}`);
+  return ExitCode.usage;
+}

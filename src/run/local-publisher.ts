@@ -1,0 +1,19 @@
+import { commitVerifiedTree, updateBranch } from '../workspace/commit-tree.js';
+import { commitMessage, type Publisher } from './publisher.js';
+
+/** Local mode: one commit of the verified tree on `branch` in `repo`. */
+export function localPublisher(repo: string, branch: string): Publisher {
+  return {
+    async publish(input) {
+      const commit = await commitVerifiedTree({
+        repo,
+        tree: input.verified.tree,
+        parent: input.baseCommit,
+        message: commitMessage(input),
+        date: input.date,
+      });
+      await updateBranch(repo, branch, commit);
+      return { branch, commit, tree: input.verified.tree };
+    },
+  };
+}

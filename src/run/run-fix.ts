@@ -1,0 +1,87 @@
+import { readJournal, openJournal } from '../agent/journal.js';
+import { runOrResume } from '../agent/resume.js';
+import { systemPrompt } from '../agent/prompt.js';
+import type { AgentDeps, AgentOutcome } from '../agent/types.js';
+import type { CrashPoints } from '../agent/crash-points.js';
+import type { Sandbox } from '../sandbox/types.js';
+import type { ObservableWorkspace } from '../workspace/types.js';
+import type { Published, Publisher } from './publisher.js';
+import { loadRunState, saveRunState, type RunState } from './run-state.js';
+import { runSetup, setupNote } from './setup-phase.js';
+
+export interface FixPaths {
+  journal: string;
+  state: string;
+}
+
+export interface FixDeps {
+  workspace: ObservableWorkspace;
+  sandbox: Sandbox;
+  publisher: Publisher;
+  paths: FixPaths;
+  /** The agent's dependencies minus what this module supplies (journal, crash points). */
+  agent: Omit<AgentDeps, 'journal' | 'crashPoints'>;
+  crashPoints: CrashPoints;
+  setupTimeoutMs: number;
+  agentsMd: string | null;
+  onPhase?: (phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string) => void;
+}
+
+export type FixResult =
+  | { status: 'published'; outcome: AgentOutcome; published: Published }
+  | { status: 'not_verified'; outcome: AgentOutcome; reason: string };
+
+/**
+ * The one place that sequences a fix: setup → agent → gate → publish. Each effect is recorded
+ * (run state, agent journal) before the next phase, so calling this again after a crash continues
+ * where it stopped and repeats nothing that already happened.
+ */
+export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResult> {
+  const state = loadRunState(deps.paths.state) ?? initial;
+  saveRunState(deps.paths.state, state);
+
+  const setup = state.commands.setup;
+  if (setup && !state.setup) {
+    deps.onPhase?.('setup', setup);
+    state.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs }, setup);
+    saveRunState(deps.paths.state, state);
+  }
+  const note = setup && state.setup ? setupNote(setup, state.setup) : null;
+
+  deps.onPhase?.('agent', deps.agent.model.name);
+  const records = readJournal(deps.paths.journal);
+  const journal = openJournal(deps.paths.journal);
+  let outcome: AgentOutcome;
+  try {
+    const agentDeps: AgentDeps = { ...deps.agent, journal, crashPoints: deps.crashPoints };
+    const task = note ? `${state.task}\n\n${note}` : state.task;
+    outcome = await runOrResume(agentDeps, { task, systemPrompt: systemPrompt(deps.agentsMd, state.commands.verify) }, records);
+  } finally {
+    journal.close();
+  }
+  if (outcome.status !== 'verified' || !outcome.verified) {
+    return { status: 'not_verified', outcome, reason: outcome.reason };
+  }
+
+  if (state.published) return { status: 'published', outcome, published: state.published };
+
+  // The gate: what gets committed is what was tested, checked once more outside the agent.
+  deps.onPhase?.('gate', outcome.verified.tree);
+  const current = await deps.workspace.treeHash();
+  if (current !== outcome.verified.tree) {
+    return { status: 'not_verified', outcome, reason: `the tree changed after verification (${current} ≠ ${outcome.verified.tree})` };
+  }
+
+  deps.onPhase?.('publish', outcome.verified.tree);
+  deps.crashPoints.reach('before_publish');
+  const published = await deps.publisher.publish({
+    verified: outcome.verified,
+    baseCommit: state.baseCommit,
+    task: state.task,
+    summary: outcome.summary ?? '',
+    date: new Date(state.createdAt),
+  });
+  saveRunState(deps.paths.state, { ...state, published });
+  deps.crashPoints.reach('after_publish');
+  return { status: 'published', outcome, published };
+}
