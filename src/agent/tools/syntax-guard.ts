@@ -1,5 +1,12 @@
+import { createRequire } from 'node:module';
 import { extname } from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
+
+/**
+ * TypeScript takes seconds to load; most runs edit no script file. Loaded on first use, once per
+ * process (the module cache keeps it), so the CLI starts fast.
+ */
+const loadTypeScript = (): typeof ts => createRequire(import.meta.url)('typescript') as typeof ts;
 
 export interface SyntaxProblem {
   line: number;
@@ -7,15 +14,15 @@ export interface SyntaxProblem {
   message: string;
 }
 
-const SCRIPT_KINDS: Record<string, ts.ScriptKind> = {
-  '.ts': ts.ScriptKind.TS,
-  '.mts': ts.ScriptKind.TS,
-  '.cts': ts.ScriptKind.TS,
-  '.tsx': ts.ScriptKind.TSX,
-  '.js': ts.ScriptKind.JS,
-  '.mjs': ts.ScriptKind.JS,
-  '.cjs': ts.ScriptKind.JS,
-  '.jsx': ts.ScriptKind.JSX,
+const SCRIPT_KINDS: Record<string, keyof typeof ts.ScriptKind> = {
+  '.ts': 'TS',
+  '.mts': 'TS',
+  '.cts': 'TS',
+  '.tsx': 'TSX',
+  '.js': 'JS',
+  '.mjs': 'JS',
+  '.cjs': 'JS',
+  '.jsx': 'JSX',
 };
 
 /** `parseDiagnostics` is internal to TypeScript but has been stable for years; typed narrowly here. */
@@ -23,8 +30,9 @@ interface ParsedSource {
   parseDiagnostics?: readonly ts.Diagnostic[];
 }
 
-function scriptProblem(name: string, text: string, kind: ts.ScriptKind): SyntaxProblem | null {
-  const sf = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true, kind);
+function scriptProblem(name: string, text: string, kind: keyof typeof ts.ScriptKind): SyntaxProblem | null {
+  const ts = loadTypeScript();
+  const sf = ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true, ts.ScriptKind[kind]);
   const [first] = (sf as unknown as ParsedSource).parseDiagnostics ?? [];
   if (!first) return null;
   const { line, character } = sf.getLineAndCharacterOfPosition(first.start ?? 0);
