@@ -44,6 +44,8 @@ export class GitWorkspace implements ObservableWorkspace {
   private readonly repo: RepoHandle;
   private readonly zeroOid: string;
   private baseEntries: Promise<EntryMap> | undefined;
+  /** Whether this process already dropped newly ignored entries once (see refreshPrivateIndex). */
+  private ignoredChecked = false;
 
   private constructor(
     readonly root: string,
@@ -57,6 +59,10 @@ export class GitWorkspace implements ObservableWorkspace {
 
   get baseCommit(): string {
     return this.state.baseCommit;
+  }
+
+  get gitDir(): string {
+    return this.state.gitDir;
   }
 
   static async open(opts: GitWorkspaceOptions): Promise<GitWorkspace> {
@@ -85,7 +91,7 @@ export class GitWorkspace implements ObservableWorkspace {
   async treeHash(): Promise<string> {
     return this.serial.run(async () => {
       const base = await this.base();
-      await refreshPrivateIndex(this.repo, base, this.zeroOid);
+      await this.refresh(base);
       if (this.state.setAside.size === 0) return (await runIn(this.repo, ['write-tree'])).trim();
       const current = await listPrivateIndex(this.repo);
       const lines = overrideLines(this.state.setAside, current, base, this.zeroOid);
@@ -121,9 +127,13 @@ export class GitWorkspace implements ObservableWorkspace {
 
   private snapshot(): Promise<EntryMap> {
     return this.serial.run(async () => {
-      await refreshPrivateIndex(this.repo, await this.base(), this.zeroOid);
+      await this.refresh(await this.base());
       return listPrivateIndex(this.repo);
     });
+  }
+
+  private async refresh(base: EntryMap): Promise<void> {
+    if (await refreshPrivateIndex(this.repo, base, this.zeroOid, !this.ignoredChecked)) this.ignoredChecked = true;
   }
 
   private base(): Promise<EntryMap> {

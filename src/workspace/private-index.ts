@@ -50,14 +50,23 @@ export async function seedPrivateIndex(repo: RepoHandle, baseCommit: string): Pr
  * Brings the private index up to the working tree: everything git does not ignore, minus the
  * scratch dir. Entries that are ignored now and not in the base are dropped, so the result equals
  * a fresh `read-tree base && add -A` even when .gitignore changed after a file was first seen.
+ * That check costs as much as the add itself, so it only runs when asked (`checkIgnored`, e.g.
+ * the first refresh of a process) or when the add touched a .gitignore. Returns whether it ran.
  */
-export async function refreshPrivateIndex(repo: RepoHandle, base: EntryMap, zeroOid: string): Promise<void> {
-  await runIn(repo, ['add', '-A', '--', ':/', SCRATCH_EXCLUDE]);
+export async function refreshPrivateIndex(
+  repo: RepoHandle,
+  base: EntryMap,
+  zeroOid: string,
+  checkIgnored: boolean,
+): Promise<boolean> {
+  const added = await runIn(repo, ['-c', 'core.untrackedCache=true', 'add', '-A', '--verbose', '--', ':/', SCRATCH_EXCLUDE]);
+  if (!checkIgnored && !/\.gitignore'?$/m.test(added)) return false;
   const ignored = await runIn(repo, ['ls-files', '--cached', '--ignored', '--exclude-standard']);
   const drop = ignored.split('\n').filter((p) => p !== '' && !base.has(p));
   if (drop.length > 0) {
     await runIn(repo, ['update-index', '--index-info'], drop.map((p) => `0 ${zeroOid}\t${p}\n`).join(''));
   }
+  return true;
 }
 
 export async function listPrivateIndex(repo: RepoHandle): Promise<EntryMap> {

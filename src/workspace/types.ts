@@ -11,6 +11,11 @@ export interface VerifiedTree {
 export interface Workspace {
   /** Absolute path of the worktree root. */
   readonly root: string;
+  /**
+   * The git dir resolved when the workspace was opened; never re-read from the worktree's `.git`
+   * file, which sandboxed code can rewrite. Trusted git commands pin GIT_DIR to it.
+   */
+  readonly gitDir: string;
   /** The commit the worktree was created at; the published commit's only parent. */
   readonly baseCommit: string;
   /**

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { git } from '../src/workspace/git.js';
+import { GitWorkspace } from '../src/workspace/git-workspace.js';
+
+export interface TreeHashBench {
+  files: number;
+  /** Median GitWorkspace.treeHash() with a warm private index and one file changed. */
+  gitMs: number;
+  /** Median of reading and SHA-1 hashing every non-ignored file. */
+  naiveMs: number;
+  /** naiveMs / gitMs: how many times faster the private-index hash is. */
+  ratio: number;
+}
+
+const IGNORED_DIRS = new Set(['.git', '.greenfix', 'node_modules']);
+
+/**
+ * Why the tree hash keeps a persistent private index: between two agent steps one file changes,
+ * and `git add -A` on an index with stat data re-hashes only that file. The baseline is what a
+ * hash without that bookkeeping must do: read and hash everything.
+ */
+export async function benchTreeHash(files = 20_000, runs = 5): Promise<TreeHashBench> {
+  const dir = mkdtempSync(join(tmpdir(), 'gf-bench-tree-'));
+  try {
+    const root = join(dir, 'repo');
+    await makeRepo(root, files);
+    const ws = await GitWorkspace.open({ root, baseCommit: 'HEAD', stateDir: join(dir, 'state') });
+    await ws.treeHash(); // warm: the first call hashes what the seeded index has no stat data for
+    const gitTimes: number[] = [];
+    const naiveTimes: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      writeFileSync(join(root, filePath(run * 7919 % files)), `changed in run ${run}\n`);
+      gitTimes.push(await timed(() => ws.treeHash()));
+      naiveTimes.push(await timed(async () => naiveHash(root)));
+    }
+    const gitMs = median(gitTimes);
+    const naiveMs = median(naiveTimes);
+    return { files, gitMs, naiveMs, ratio: naiveMs / Math.max(gitMs, 0.001) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Small text files spread over two levels of directories, plus ignored dependencies. */
+async function makeRepo(root: string, files: number): Promise<void> {
+  for (let i = 0; i < files; i++) {
+    const path = join(root, filePath(i));
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `// file ${i}\nexport const value${i} = ${i};\n`);
+  }
+  writeFileSync(join(root, '.gitignore'), 'node_modules/\n');
+  mkdirSync(join(root, 'node_modules', 'dep'), { recursive: true });
+  writeFileSync(join(root, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
+  await git(['init', '-q', root], { cwd: root });
+  await git(['add', '-A'], { cwd: root });
+  // gc.auto=0: 20k loose objects would start a background gc that skews timings and outlives us.
+  const id = ['-c', 'gc.auto=0', '-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgSign=false'];
+  await git([...id, 'commit', '-q', '-m', 'bench'], { cwd: root });
+}
+
+function filePath(i: number): string {
+  return join(`pkg${i % 40}`, `mod${Math.floor(i / 40) % 25}`, `file${i}.ts`);
+}
+
+/** Git-blob SHA-1 of every file outside ignored dirs; the sum keeps the work observable. */
+function naiveHash(dir: string): number {
+  let count = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (IGNORED_DIRS.has(entry.name)) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) count += naiveHash(path);
+    else if (entry.isFile()) {
+      const content = readFileSync(path);
+      createHash('sha1').update(`blob ${content.length}\0`).update(content).digest();
+      count += 1;
+    }
+  }
+  return count;
+}
+
+async function timed(task: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await task();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
