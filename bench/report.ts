@@ -1,0 +1,40 @@
+import type { ContextTokensBench } from './context-tokens.js';
+import type { PromptSizeBench } from './prompt-size.js';
+import type { StepOverheadBench } from './step-overhead.js';
+import type { TreeHashBench } from './tree-hash.js';
+
+export interface BenchResults {
+  contextTokens: ContextTokensBench;
+  treeHash: TreeHashBench;
+  stepOverhead: StepOverheadBench;
+  promptSize: PromptSizeBench;
+}
+
+type Row = [benchmark: string, measured: string, baseline: string, ratio: string, goal: string];
+
+/** A fixed-width table of every figure, each next to the baseline it was measured against. */
+export function formatTable(r: BenchResults): string {
+  const { contextTokens: c, treeHash: t, stepOverhead: s, promptSize: p } = r;
+  const rows: Row[] = [['benchmark', 'measured', 'baseline (same run)', 'ratio', 'goal']];
+  for (const b of c.budgets) {
+    const name = `context tokens, ${c.steps} steps, budget ${n(b.maxTokens)}/keep ${b.keepLastToolResults}`;
+    rows.push([name, `${n(b.sentTokens)} tok sent`, `${n(c.fullTokens)} tok full history`, fixed(b.ratio, 3), '≤ 0.333' + met(b.ratio <= 1 / 3)]);
+    rows.push(['  largest single request', `${n(b.maxRequestTokens)} tok`, `budget ${n(b.maxTokens)} (full: ${n(c.maxFullRequestTokens)})`, fixed(b.maxRequestTokens / b.maxTokens, 3), '≤ 1' + met(b.maxRequestTokens <= b.maxTokens)]);
+  }
+  const hashRatio = t.gitMs / t.naiveMs;
+  rows.push([`tree hash, ${n(t.files)} files, warm`, `${fixed(t.gitMs, 1)} ms`, `${fixed(t.naiveMs, 1)} ms read+hash all`, fixed(hashRatio, 3), '≤ 0.2' + met(hashRatio <= 0.2)]);
+  rows.push([`step overhead, ${s.steps} read_file steps`, `${fixed(s.loopMsPerStep, 2)} ms/step`, `${fixed(s.toolMsPerStep, 2)} ms/step tools alone`, `${fixed(s.ratio, 1)}x`, `+${fixed(s.overheadMsPerStep, 2)} ms/step`]);
+  rows.push(['fixed prompt (every request)', `${n(p.totalBytes)} B`, `system ${n(p.systemPromptBytes)} B + tools ${n(p.toolSpecsBytes)} B`, '', '']);
+  return render(rows);
+}
+
+function render(rows: Row[]): string {
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
+  const line = (row: Row) => row.map((cell, col) => cell.padEnd(widths[col]!)).join('  ').trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n');
+}
+
+const n = (value: number) => Math.round(value).toLocaleString('en-US');
+const fixed = (value: number, digits: number) => value.toFixed(digits);
+const met = (ok: boolean) => (ok ? ' (met)' : ' (NOT met)');

@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import { openJournal } from '../src/agent/journal.js';
+import { runAgent } from '../src/agent/loop.js';
+import { systemPrompt } from '../src/agent/prompt.js';
+import { createTools } from '../src/agent/tools/registry.js';
+import type { ToolLimits } from '../src/agent/tools/types.js';
+import type { ContextLimits } from '../src/agent/context.js';
+import type { AgentOutcome } from '../src/agent/types.js';
+import type { ChatModel } from '../src/model/types.js';
+import { sandboxFileOwner } from '../src/sandbox/ownership.js';
+import type { Sandbox } from '../src/sandbox/types.js';
+import type { ObservableWorkspace } from '../src/workspace/types.js';
+
+/** The tool limits `greenfix fix` uses (src/cli/fix-command.ts). */
+export const CLI_TOOL_LIMITS: ToolLimits = { outputChars: 12_000, runTimeoutSec: 120, runTimeoutMaxSec: 900, testTimeoutSec: 900 };
+/** The context limits `greenfix fix` uses (src/cli/fix-command.ts). */
+export const CLI_CONTEXT: ContextLimits = { maxTokens: 60_000, keepLastToolResults: 6 };
+
+export interface ScriptedRun {
+  model: ChatModel;
+  workspace: ObservableWorkspace;
+  sandbox: Sandbox;
+  context: ContextLimits;
+  verifyCommand: string;
+  /** Where the journal goes (a real, fsynced file). */
+  dir: string;
+  maxSteps: number;
+}
+
+/** One run of the real loop, real tools and a real journal, wired as the CLI wires them. */
+export async function runScripted(run: ScriptedRun): Promise<AgentOutcome> {
+  const journal = openJournal(join(run.dir, 'journal.jsonl'));
+  try {
+    return await runAgent(
+      {
+        model: run.model,
+        tools: createTools(),
+        toolContext: { workspace: run.workspace, sandbox: run.sandbox, verifyCommand: run.verifyCommand, fileOwner: sandboxFileOwner(), limits: CLI_TOOL_LIMITS },
+        journal,
+        budget: { maxSteps: run.maxSteps, maxTokens: Number.MAX_SAFE_INTEGER, maxWallMs: 10 * 60_000 },
+        context: run.context,
+        now: Date.now,
+      },
+      { task: 'Enable the feature flag so that the tests pass.', systemPrompt: systemPrompt(null, run.verifyCommand) },
+    );
+  } finally {
+    journal.close();
+  }
+}
