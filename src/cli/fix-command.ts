@@ -64,7 +64,7 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
           limits: { outputChars: 12_000, runTimeoutSec: 120, runTimeoutMaxSec: 900, testTimeoutSec: 900 },
         },
         budget: { maxSteps: options.maxSteps, maxTokens: options.maxTokens, maxWallMs: options.timeoutMinutes * 60_000 },
-        context: { maxTokens: 60_000, keepLastToolResults: 6 },
+        context: { maxTokens: options.contextTokens, keepLastToolResults: 6 },
         now: Date.now,
         onEvent: (event) => {
           const line = formatEvent(event);

@@ -19,6 +19,7 @@ Options:
   --max-steps N          step budget (default 40)
   --max-tokens N         token budget, prompt + completion (default 2000000)
   --timeout-minutes N    wall-time budget (default 30)
+  --context-tokens N     most tokens sent per model request (default 60000)
   --json                 print a JSON summary as the last line on stdout
   --resume               continue the interrupted run of the same task
   -h, --help             show this help
@@ -37,6 +38,7 @@ const FixOptionsSchema = z.strictObject({
   maxSteps: positiveInt.default(40),
   maxTokens: positiveInt.default(2_000_000),
   timeoutMinutes: positiveInt.default(30),
+  contextTokens: positiveInt.min(2_000).default(60_000),
   json: z.boolean().default(false),
   resume: z.boolean().default(false),
 });
@@ -60,6 +62,7 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
         'max-steps': { type: 'string' },
         'max-tokens': { type: 'string' },
         'timeout-minutes': { type: 'string' },
+        'context-tokens': { type: 'string' },
         json: { type: 'boolean' },
         resume: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -79,6 +82,7 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
     maxSteps: values['max-steps'],
     maxTokens: values['max-tokens'],
     timeoutMinutes: values['timeout-minutes'],
+    contextTokens: values['context-tokens'],
     json: values.json,
     resume: values.resume,
   });
