@@ -61,6 +61,7 @@ export class GitWorkspace implements ObservableWorkspace {
     return this.state.baseCommit;
   }
 
+  /** The pinned git dir (see the class comment): trusted tools use it as GIT_DIR too. */
   get gitDir(): string {
     return this.state.gitDir;
   }

@@ -15,8 +15,11 @@ export function repoEnv(repo: RepoHandle, indexFile = repo.indexFile): Record<st
   return { GIT_DIR: repo.gitDir, GIT_WORK_TREE: repo.root, GIT_INDEX_FILE: indexFile };
 }
 
-/** Lossless ASCII paths in every listing we parse (git-path.ts). */
-const QUOTED = ['-c', 'core.quotePath=on'];
+/**
+ * Lossless ASCII paths in every listing we parse (git-path.ts); fsmonitor off because no hook
+ * command may run in this unsandboxed process, whatever a config says.
+ */
+const QUOTED = ['-c', 'core.quotePath=on', '-c', 'core.fsmonitor=false'];
 const SCRATCH_EXCLUDE = ':(top,exclude).greenfix';
 
 export function runIn(repo: RepoHandle, args: string[], input?: string, indexFile?: string): Promise<string> {

@@ -99,6 +99,8 @@ describe('GitWorkspace.treeHash', () => {
     const ws = await GitWorkspace.open({ root, baseCommit: 'HEAD', stateDir: join(stateDir, 'fresh') });
     writeFileSync(dotGit, 'gitdir: /nonexistent/evil\n');
     expect(await ws.treeHash()).toBe(baseTree);
+    // Exposed for the tools that run git themselves (list_files, search).
+    expect(ws.gitDir).toBe(realGitDir);
     rmSync(dotGit);
   });
 });

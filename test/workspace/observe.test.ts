@@ -91,6 +91,16 @@ describe('GitWorkspace.observe', () => {
     expect(await ws.treeHash()).toBe(baseTree);
   });
 
+  it('a set-aside file the agent edited is part of the change, even if a later run rewrites it', async () => {
+    const { root, ws, baseTree } = await setup();
+    await ws.observe(async () => writeFiles(root, { 'snap/a.snap': 'generated\n' }), 'created');
+    writeFiles(root, { 'snap/a.snap': 'edited by the agent\n' });
+    await ws.observe(async () => writeFiles(root, { 'snap/a.snap': 'regenerated\n' }), 'created');
+    const hash = await ws.treeHash();
+    expect(hash).not.toBe(baseTree);
+    expect(hash).toBe(await treeOfCommitInCopy(root, temp.make()));
+  });
+
   it('records leftovers of an action that throws, then rethrows', async () => {
     const { root, ws, baseTree } = await setup();
     const failing = ws.observe(async () => {
