@@ -6,6 +6,7 @@ import { modelConfigFromEnv } from '../model/model-config.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
+import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { localPublisher } from '../run/local-publisher.js';
 import { loadRunState } from '../run/run-state.js';
 import { runFix } from '../run/run-fix.js';
@@ -33,6 +34,8 @@ export async function fixCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function fix(options: FixOptions, io: CliIo): Promise<number> {
+  const missing = checkSystemPackages({ env: io.env, isRoot: process.getuid?.() === 0, sandboxOff: io.env.GREENFIX_SANDBOX === 'off' });
+  if (missing.length > 0) throw new UsageError(`missing system packages:\n${missing.map((m) => `  - ${m.message}`).join('\n')}`);
   const env = { ...io.env, ...(options.model ? { GREENFIX_MODEL: options.model } : {}) };
   const model = createChatModel(modelConfigFromEnv(env));
   const sandbox = await createSandbox({ env: io.env, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });

@@ -111,3 +111,12 @@ describe('greenfix fix (scripted model)', () => {
     expect(readFileSync(join(repo, 'lib.sh'), 'utf8')).toBe(BUGGY_REPO['lib.sh']);
   });
 });
+
+describe('greenfix fix on a machine without its system packages', () => {
+  it('names each missing package and how to install it: exit 2', async () => {
+    const r = await runCli(['fix', '--repo', '.', '--task', 'x'], { PATH: '/nonexistent' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/git is not installed.*apt-get install git/);
+    expect(r.stderr).toMatch(/bwrap is not installed.*apt-get install bubblewrap/);
+  });
+});
