@@ -24,6 +24,7 @@ export function formatTable(r: BenchResults): string {
   const hashRatio = t.gitMs / t.naiveMs;
   rows.push([`tree hash, ${n(t.files)} files, warm`, `${fixed(t.gitMs, 1)} ms`, `${fixed(t.naiveMs, 1)} ms read+hash all`, fixed(hashRatio, 3), '≤ 0.2' + met(hashRatio <= 0.2)]);
   rows.push([`step overhead, ${s.steps} read_file steps`, `${fixed(s.loopMsPerStep, 2)} ms/step`, `${fixed(s.toolMsPerStep, 2)} ms/step tools alone`, `${fixed(s.ratio, 1)}x`, `+${fixed(s.overheadMsPerStep, 2)} ms/step`]);
+  rows.push([`  of which journal fsyncs`, `${fixed(s.fsyncMsPerStep, 2)} ms/step`, `${fixed(s.journalRecordsPerStep, 2)} fsynced records/step`, fixed(s.fsyncMsPerStep / s.overheadMsPerStep, 2), '']);
   rows.push(['fixed prompt (every request)', `${n(p.totalBytes)} B`, `system ${n(p.systemPromptBytes)} B + tools ${n(p.toolSpecsBytes)} B`, '', '']);
   return render(rows);
 }

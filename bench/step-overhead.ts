@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,9 @@ export interface StepOverheadBench {
   overheadMsPerStep: number;
   /** loopMsPerStep / toolMsPerStep. */
   ratio: number;
+  /** Journal records per step, and what writing and fsyncing that many lines costs alone. */
+  journalRecordsPerStep: number;
+  fsyncMsPerStep: number;
 }
 
 const SMALL_FILES = 10;
@@ -61,7 +64,17 @@ export async function benchStepOverhead(options: StepOverheadOptions): Promise<S
     }
     const loopMsPerStep = loopMs / steps;
     const toolMsPerStep = toolMs / steps;
-    return { steps, loopMsPerStep, toolMsPerStep, overheadMsPerStep: loopMsPerStep - toolMsPerStep, ratio: loopMsPerStep / Math.max(toolMsPerStep, 1e-6) };
+    const lines = readFileSync(join(runDir, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const fsyncMs = await timed(async () => syncedWrites(join(runDir, 'fsync-probe'), lines));
+    return {
+      steps,
+      loopMsPerStep,
+      toolMsPerStep,
+      overheadMsPerStep: loopMsPerStep - toolMsPerStep,
+      ratio: loopMsPerStep / Math.max(toolMsPerStep, 1e-6),
+      journalRecordsPerStep: lines.length / steps,
+      fsyncMsPerStep: fsyncMs / steps,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -85,6 +98,19 @@ async function makeSmallRepo(root: string): Promise<void> {
   await git(['add', '-A'], { cwd: root });
   await git(['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgSign=false', 'commit', '-q', '-m', 'notes'], { cwd: root });
   await chmod(root, 0o755);
+}
+
+/** The journal's disk cost alone: the same lines, one write and one fsync each, as openJournal does. */
+function syncedWrites(path: string, lines: readonly string[]): void {
+  const fd = openSync(path, 'a', 0o600);
+  try {
+    for (const line of lines) {
+      writeSync(fd, `${line}\n`);
+      fsyncSync(fd);
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 async function timed(task: () => Promise<unknown>): Promise<number> {

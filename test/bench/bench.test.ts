@@ -42,6 +42,9 @@ describe('benchmarks', () => {
     expect(r.steps).toBe(10);
     expect(sane(r.loopMsPerStep) && sane(r.toolMsPerStep) && sane(r.ratio)).toBe(true);
     expect(r.overheadMsPerStep).toBeCloseTo(r.loopMsPerStep - r.toolMsPerStep, 10);
+    // start, then per step: the reply, tool_start, tool_end; the finish step adds the outcome.
+    expect(r.journalRecordsPerStep).toBeGreaterThanOrEqual(3);
+    expect(sane(r.fsyncMsPerStep)).toBe(true);
   });
 
   it('tree hash: both hashes of a small tree are timed', async () => {
@@ -72,12 +75,13 @@ describe('formatTable', () => {
     const table = formatTable({
       contextTokens: { steps: 60, files: 40, fullTokens: 900, maxFullRequestTokens: 50, budgets: [{ maxTokens: 40, keepLastToolResults: 6, sentTokens: 300, maxRequestTokens: 40, ratio: 1 / 3 }] },
       treeHash: { files: 20_000, gitMs: 10, naiveMs: 100, ratio: 10 },
-      stepOverhead: { steps: 200, loopMsPerStep: 2, toolMsPerStep: 1, overheadMsPerStep: 1, ratio: 2 },
+      stepOverhead: { steps: 200, loopMsPerStep: 2, toolMsPerStep: 1, overheadMsPerStep: 1, ratio: 2, journalRecordsPerStep: 3, fsyncMsPerStep: 0.5 },
       promptSize: { systemPromptBytes: 800, toolSpecsBytes: 3_000, totalBytes: 3_800 },
     });
     expect(table).toMatch(/context tokens, 60 steps, budget 40\/keep 6 +300 tok sent +900 tok full history +0\.333 +≤ 0\.333 \(met\)/);
     expect(table).toMatch(/tree hash, 20,000 files, warm +10\.0 ms +100\.0 ms read\+hash all +0\.100 +≤ 0\.2 \(met\)/);
     expect(table).toMatch(/step overhead, 200 read_file steps +2\.00 ms\/step +1\.00 ms\/step tools alone +2\.0x/);
+    expect(table).toMatch(/of which journal fsyncs +0\.50 ms\/step +3\.00 fsynced records\/step +0\.50/);
     expect(table).toMatch(/fixed prompt \(every request\) +3,800 B +system 800 B \+ tools 3,000 B/);
   });
 });
