@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { runProcess } from '../../util/run-process.js';
 import { buildTree, renderTree } from './file-tree.js';
 import { resolveInWorkspace } from './paths.js';
-import { SAFE_GIT_FLAGS, TRUSTED_TIMEOUT_MS, trustedEnv } from './trusted-env.js';
+import { SAFE_GIT_FLAGS, TRUSTED_TIMEOUT_MS, trustedGitEnv } from './trusted-env.js';
 import type { Tool } from './types.js';
 
 const MAX_ENTRIES = 400;
@@ -34,7 +34,7 @@ export const listFilesTool: Tool<typeof schema> = {
     const r = await runProcess({
       argv: ['git', ...SAFE_GIT_FLAGS, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', rel],
       cwd: root,
-      env: trustedEnv(),
+      env: trustedGitEnv(ctx.workspace),
       timeoutMs: TRUSTED_TIMEOUT_MS,
       headBytes: 32 * 1024 * 1024,
       tailBytes: 0,

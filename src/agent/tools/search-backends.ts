@@ -1,5 +1,5 @@
 import { findExecutable } from '../../sandbox/find-executable.js';
-import { SAFE_GIT_FLAGS } from './trusted-env.js';
+import { SAFE_GIT_FLAGS, trustedEnv, trustedGitEnv } from './trusted-env.js';
 
 /** `rg` when installed (fast, .gitignore-aware); `git grep` everywhere else. */
 export type SearchBackend = 'rg' | 'git';
@@ -31,6 +31,11 @@ export function searchArgv(backend: SearchBackend, q: SearchQuery): string[] {
     ];
   }
   return ['git', ...SAFE_GIT_FLAGS, 'grep', '-n', '-I', '-E', '-z', '--untracked', '--exclude-standard', '-e', q.pattern, '--', q.path];
+}
+
+/** git's env pins the workspace's git dir (see trustedGitEnv); rg reads no git config at all. */
+export function searchEnv(backend: SearchBackend, ws: { root: string; gitDir: string }): Record<string, string> {
+  return backend === 'git' ? trustedGitEnv(ws) : trustedEnv();
 }
 
 /** Parses one output line: rg `--null` gives `path\0line:text`, git `-z` gives `path\0line\0text`. */

@@ -3,8 +3,8 @@ import { cutLongLines } from '../../util/clip.js';
 import { runProcess } from '../../util/run-process.js';
 import { matchesGlob } from './glob.js';
 import { resolveInWorkspace } from './paths.js';
-import { detectSearchBackend, isNoMatch, parseHit, searchArgv, type SearchBackend, type SearchHit } from './search-backends.js';
-import { TRUSTED_TIMEOUT_MS, trustedEnv } from './trusted-env.js';
+import { detectSearchBackend, isNoMatch, parseHit, searchArgv, searchEnv, type SearchBackend, type SearchHit } from './search-backends.js';
+import { TRUSTED_TIMEOUT_MS } from './trusted-env.js';
 import type { Tool } from './types.js';
 
 const MAX_MATCHES = 200;
@@ -47,7 +47,7 @@ export function createSearchTool(backend: SearchBackend = detectSearchBackend())
       const r = await runProcess({
         argv: searchArgv(backend, { pattern: args.pattern, path: rel, glob: args.glob }),
         cwd: root,
-        env: trustedEnv(),
+        env: searchEnv(backend, ctx.workspace),
         timeoutMs: TRUSTED_TIMEOUT_MS,
         headBytes: 4 * 1024 * 1024,
         tailBytes: 0,

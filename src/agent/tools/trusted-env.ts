@@ -15,6 +15,16 @@ export function trustedEnv(path: string = process.env.PATH ?? '/usr/bin:/bin'): 
   };
 }
 
+/**
+ * trustedEnv for git in a workspace: GIT_DIR is the git dir resolved when the workspace was
+ * opened, never the worktree's `.git` file (sandboxed code can point that at a git dir whose
+ * config runs commands or moves the work tree elsewhere). GIT_WORK_TREE overrides any
+ * `core.worktree`.
+ */
+export function trustedGitEnv(ws: { root: string; gitDir: string }, path?: string): Record<string, string> {
+  return { ...trustedEnv(path), GIT_DIR: ws.gitDir, GIT_WORK_TREE: ws.root };
+}
+
 export const SAFE_GIT_FLAGS = ['-c', 'core.fsmonitor=false', '-c', 'safe.directory=*', '-c', 'core.quotePath=false'];
 
 /** Timeout of one search or listing. */
