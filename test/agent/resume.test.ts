@@ -1,8 +1,10 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createCrashPoints } from '../../src/agent/crash-points.js';
 import { readJournal } from '../../src/agent/journal.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { NOT_STARTED, OUTCOME_UNKNOWN } from '../../src/agent/resume-repair.js';
 import { resumeAgent, runOrResume } from '../../src/agent/resume.js';
+import { ModelError } from '../../src/model/errors.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
 import type { ChatModel, ChatRequest, ToolMessage } from '../../src/model/types.js';
@@ -131,11 +133,21 @@ describe('resume', () => {
     await runAgent(first, input);
     first.journal.close();
     // drop the finish record, as if the process died just before writing it
-    const { writeFileSync, readFileSync } = await import('node:fs');
     writeFileSync(journalPath(), readFileSync(journalPath(), 'utf8').trimEnd().split('\n').slice(0, -1).join('\n') + '\n');
     const never: ChatModel & { requests: ChatRequest[] } = { name: 'never', requests: [], complete: () => Promise.reject(new Error('called')) };
     const { outcome } = await resume([], never);
     expect(outcome).toMatchObject({ status: 'verified', summary: 'ok' });
+  });
+
+  it('a run ended by a model error resumes by asking the model again', async () => {
+    const turns: ScriptTurn[] = [{ tool_calls: [{ name: 'look', arguments: { path: 'a' } }] }, giveUp];
+    const failing: ChatModel & { requests: ChatRequest[] } = { name: 'down', requests: [], complete: () => Promise.reject(new ModelError('transient', 'HTTP 503')) };
+    const first = testDeps(tmp, failing, tools, { execute: undefined });
+    expect(await runAgent(first, input)).toMatchObject({ status: 'model_error', error: { kind: 'transient' } });
+    first.journal.close();
+    const { outcome, model } = await resume(turns);
+    expect(outcome).toMatchObject({ status: 'gave_up', steps: 2 });
+    expect(model.requests).toHaveLength(2);
   });
 
   it('runOrResume starts fresh on an empty journal', async () => {
