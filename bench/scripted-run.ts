@@ -7,14 +7,14 @@ import type { ToolLimits } from '../src/agent/tools/types.js';
 import type { ContextLimits } from '../src/agent/context.js';
 import type { AgentOutcome } from '../src/agent/types.js';
 import type { ChatModel } from '../src/model/types.js';
+import { FIX_CONTEXT, FIX_TOOL_LIMITS } from '../src/cli/fix-defaults.js';
 import { sandboxFileOwner } from '../src/sandbox/ownership.js';
 import type { Sandbox } from '../src/sandbox/types.js';
 import type { ObservableWorkspace } from '../src/workspace/types.js';
 
-/** The tool limits `greenfix fix` uses (src/cli/fix-command.ts). */
-export const CLI_TOOL_LIMITS: ToolLimits = { outputChars: 12_000, runTimeoutSec: 120, runTimeoutMaxSec: 900, testTimeoutSec: 900 };
-/** The context limits `greenfix fix` uses (src/cli/fix-command.ts). */
-export const CLI_CONTEXT: ContextLimits = { maxTokens: 60_000, keepLastToolResults: 6 };
+/** The limits `greenfix fix` uses, from the one place that defines them. */
+export const CLI_TOOL_LIMITS: ToolLimits = FIX_TOOL_LIMITS;
+export const CLI_CONTEXT: ContextLimits = FIX_CONTEXT;
 
 export interface ScriptedRun {
   model: ChatModel;

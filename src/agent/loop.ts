@@ -61,7 +61,7 @@ async function step(deps: AgentDeps, state: RunState, specs: ToolSpec[]): Promis
 async function query(deps: AgentDeps, state: RunState, specs: ToolSpec[]): Promise<ChatResponse | ModelError> {
   const messages = fitContext(state.messages, { ...deps.context, estimate: (m) => estimateTokens(m, specs) });
   try {
-    return await deps.model.complete({ messages, tools: specs, ...(deps.toolContext.signal ? { signal: deps.toolContext.signal } : {}) });
+    return await deps.model.complete({ messages, tools: specs, turn: state.steps, ...(deps.toolContext.signal ? { signal: deps.toolContext.signal } : {}) });
   } catch (err) {
     if (err instanceof ModelError) return err;
     throw err;

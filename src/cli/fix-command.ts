@@ -13,6 +13,7 @@ import { runFix } from '../run/run-fix.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import { ExitCode, UsageError } from './exit-codes.js';
+import { FIX_CONTEXT, FIX_TOOL_LIMITS } from './fix-defaults.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
 import { reportFix } from './fix-report.js';
 import type { CliIo } from './io.js';
@@ -64,10 +65,10 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
           sandbox,
           verifyCommand: commands.verify,
           fileOwner: owner,
-          limits: { outputChars: 12_000, runTimeoutSec: 120, runTimeoutMaxSec: 900, testTimeoutSec: 900 },
+          limits: FIX_TOOL_LIMITS,
         },
         budget: { maxSteps: options.maxSteps, maxTokens: options.maxTokens, maxWallMs: options.timeoutMinutes * 60_000 },
-        context: { maxTokens: options.contextTokens, keepLastToolResults: 6 },
+        context: { ...FIX_CONTEXT, maxTokens: options.contextTokens },
         now: Date.now,
         onEvent: (event) => {
           const line = formatEvent(event);

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { UsageError } from './exit-codes.js';
+import { FIX_CONTEXT } from './fix-defaults.js';
 
 export const FIX_USAGE = `Usage: greenfix fix --repo DIR --task TEXT [options]
 
@@ -19,7 +20,7 @@ Options:
   --max-steps N          step budget (default 40)
   --max-tokens N         token budget, prompt + completion (default 2000000)
   --timeout-minutes N    wall-time budget (default 30)
-  --context-tokens N     most tokens sent per model request (default 60000)
+  --context-tokens N     most tokens sent per model request (default 20000)
   --json                 print a JSON summary as the last line on stdout
   --resume               continue the interrupted run of the same task
   -h, --help             show this help
@@ -38,7 +39,7 @@ const FixOptionsSchema = z.strictObject({
   maxSteps: positiveInt.default(40),
   maxTokens: positiveInt.default(2_000_000),
   timeoutMinutes: positiveInt.default(30),
-  contextTokens: positiveInt.min(2_000).default(60_000),
+  contextTokens: positiveInt.min(2_000).default(FIX_CONTEXT.maxTokens),
   json: z.boolean().default(false),
   resume: z.boolean().default(false),
 });

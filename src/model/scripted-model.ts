@@ -7,7 +7,7 @@ const EXHAUSTED: ScriptTurn = { content: null, tool_calls: [{ name: 'finish', ar
 
 /**
  * A ChatModel that replays assistant turns, for tests and demos. Stateless: the turn returned is
- * the number of assistant messages already in the request, so a resumed run picks up where the
+ * `request.turn` (else the number of assistant messages in the request), so a resumed run picks up where the
  * crashed one stopped.
  */
 export class ScriptedModel implements ChatModel {
@@ -18,7 +18,7 @@ export class ScriptedModel implements ChatModel {
 
   async complete(request: ChatRequest): Promise<ChatResponse> {
     request.signal?.throwIfAborted();
-    const index = request.messages.filter((m) => m.role === 'assistant').length;
+    const index = request.turn ?? request.messages.filter((m) => m.role === 'assistant').length;
     const turn = this.turns[index] ?? EXHAUSTED;
     const message = toMessage(turn, index);
     return {

@@ -42,6 +42,11 @@ export interface Usage {
 export interface ChatRequest {
   messages: readonly ChatMessage[];
   tools: readonly ToolSpec[];
+  /**
+   * How many replies this run already had (the loop's step count). Real endpoints ignore it; a
+   * scripted model replays by it, since the context budget may drop old replies from `messages`.
+   */
+  turn?: number;
   signal?: AbortSignal;
 }
 

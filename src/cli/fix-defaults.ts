@@ -1,0 +1,11 @@
+import type { ContextLimits } from '../agent/context.js';
+import type { ToolLimits } from '../agent/tools/types.js';
+
+/** What one tool result may show the model, and how long commands may run. */
+export const FIX_TOOL_LIMITS: ToolLimits = { outputChars: 12_000, runTimeoutSec: 120, runTimeoutMaxSec: 900, testTimeoutSec: 900 };
+
+/**
+ * Tokens sent per request. 20,000 keeps a 60-step session at about a quarter of what the full
+ * history would cost (`npm run bench`), while the newest six tool results are always sent whole.
+ */
+export const FIX_CONTEXT: ContextLimits = { maxTokens: 20_000, keepLastToolResults: 6 };
