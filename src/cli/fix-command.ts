@@ -42,6 +42,10 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const sandbox = await createSandbox({ env: io.env, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
   const run = await locateRun(io.env, options.repo, options.task);
   const owner = sandboxFileOwner();
+  const earlier = loadRunState(run.state);
+  if (earlier && !earlier.published && !options.resume) {
+    io.stderr(`greenfix: discarding an interrupted run of this task (use --resume to continue one)`);
+  }
   const workspace = await openRunWorkspace(run, options.resume, owner);
   const saved = loadRunState(run.state);
   const commands = saved?.commands ?? detectCommands(workspace.root, { verify: options.verify, setup: options.setup });
