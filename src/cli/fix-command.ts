@@ -46,8 +46,8 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   if (earlier && !earlier.published && !options.resume) {
     io.stderr(`greenfix: discarding an interrupted run of this task (use --resume to continue one)`);
   }
-  const workspace = await openRunWorkspace(run, options.resume, owner);
-  const saved = loadRunState(run.state);
+  const saved = options.resume ? earlier : null;
+  const workspace = await openRunWorkspace(run, saved, options.resume, owner);
   const commands = saved?.commands ?? detectCommands(workspace.root, { verify: options.verify, setup: options.setup });
   io.stderr(`greenfix: worktree ${run.worktree} at ${workspace.baseCommit.slice(0, 12)}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
 

@@ -8,12 +8,13 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
   const { outcome } = result;
   const tokens = outcome.tokens.prompt + outcome.tokens.completion;
   const published = result.status === 'published' ? result.published : null;
+  const reason = result.status === 'not_verified' ? result.reason : outcome.reason;
   if (published) {
     io.stderr(`greenfix: verified tree ${published.tree} (${outcome.verified?.command}), committed ${published.commit} on ${published.branch}`);
     io.stderr(`greenfix: check it: git rev-parse ${published.branch}^{tree}`);
     io.stderr(`greenfix: journal: ${run.journal}`);
   } else {
-    io.stderr(`greenfix: no commit: ${result.status === 'not_verified' ? result.reason : outcome.reason}`);
+    io.stderr(`greenfix: no commit: ${reason}`);
     io.stderr(`greenfix: worktree kept for inspection: ${run.worktree} (resume with --resume)`);
   }
   const code = published ? ExitCode.verified : outcome.status === 'model_error' ? ExitCode.failure : ExitCode.notVerified;
@@ -26,7 +27,7 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
         verifiedTree: published?.tree ?? null,
         steps: outcome.steps,
         tokens,
-        reason: published ? outcome.reason : result.status === 'not_verified' ? result.reason : outcome.reason,
+        reason,
       }),
     );
   }

@@ -6,7 +6,7 @@ import { prepareWorkspaceOwnership, type FileOwner } from '../sandbox/ownership.
 import { git } from '../workspace/git.js';
 import type { GitWorkspace } from '../workspace/git-workspace.js';
 import { addWorktree, removeWorktree } from '../workspace/worktree.js';
-import { loadRunState } from '../run/run-state.js';
+import type { RunState } from '../run/run-state.js';
 import { UsageError } from './exit-codes.js';
 import { taskSlug } from './slug.js';
 
@@ -53,9 +53,11 @@ async function repositoryRoot(dir: string): Promise<string> {
   }
 }
 
-/** A fresh run replaces an earlier one of the same task; a resumed one must find it. */
-export async function openRunWorkspace(run: LocalRun, resume: boolean, owner: FileOwner | null): Promise<GitWorkspace> {
-  const saved = loadRunState(run.state);
+/**
+ * A fresh run (`saved` null) replaces an earlier one of the same task; a resumed one continues the
+ * saved state, which must exist.
+ */
+export async function openRunWorkspace(run: LocalRun, saved: RunState | null, resume: boolean, owner: FileOwner | null): Promise<GitWorkspace> {
   if (resume && !saved) throw new UsageError(`nothing to resume: no interrupted run of this task in ${run.dir}`);
   if (!resume && existsSync(run.dir)) {
     await removeWorktree(run.repo, run.worktree);

@@ -6,15 +6,11 @@ export function formatEvent(event: AgentEvent): string | null {
     case 'model':
       return `[step ${event.step}] model: ${event.toolCalls} tool call(s), tokens ${event.tokens.prompt + event.tokens.completion}`;
     case 'tool':
-      return `[step ${event.step}]   ${event.ok ? '✓' : '✗'} ${event.name} ${shortArgs(event.args)}`;
+      // `args` arrive already shortened by the loop.
+      return `[step ${event.step}]   ${event.ok ? '✓' : '✗'} ${event.name} ${event.args}`;
     case 'warning':
       return `[step ${event.step}] warning: ${event.text.split('\n')[0]}`;
     case 'done':
       return `done: ${event.outcome.status} — ${event.outcome.reason}`;
   }
-}
-
-function shortArgs(args: string): string {
-  const flat = args.replace(/\s+/g, ' ');
-  return flat.length > 100 ? `${flat.slice(0, 97)}...` : flat;
 }
