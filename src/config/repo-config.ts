@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/**
+ * `.github/greenfix.yml`: strict (an unknown key is an error, not a silent typo), every key
+ * optional with a default. Budgets are capped so one repository cannot hold a worker for hours.
+ */
+export const RepoConfigSchema = z
+  .object({
+    /** The label that starts a fix. */
+    label: z.string().min(1).max(50).default('agent-fix'),
+    /** Verify command; detected from the repository when absent. */
+    verify: z.string().min(1).max(1000).optional(),
+    /** Setup command (installs dependencies, with network); detected when absent. */
+    setup: z.string().min(1).max(1000).optional(),
+    /** Prefix of greenfix's branches; the branch is `<prefix>issue-<n>`. */
+    branch_prefix: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+\/$/, 'a branch prefix is letters, digits, ".", "_" or "-" and ends with "/"')
+      .default('greenfix/'),
+    /** Open pull requests as drafts. */
+    draft: z.boolean().default(false),
+    max_steps: z.number().int().min(1).max(200).default(40),
+    max_tokens: z.number().int().min(10_000).max(5_000_000).default(1_000_000),
+    timeout_minutes: z.number().int().min(1).max(180).default(30),
+    autofix: z
+      .object({
+        /** Fix red CI on greenfix's own PRs. */
+        own: z.boolean().default(true),
+        /** Fix red CI on humans' (same-repository) PRs. */
+        humans: z.boolean().default(false),
+        /** CI fix attempts per PR before greenfix stops and says so. */
+        max_attempts: z.number().int().min(1).max(10).default(3),
+      })
+      .strict()
+      .prefault({}),
+    paths: z
+      .object({
+        /** Globs the agent may not change (the commit is refused if it does). */
+        deny: z.array(z.string().min(1)).max(100).default([]),
+        /** `.github/workflows/` is off limits unless this is true. */
+        allow_workflows: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+    /** Extra instructions for the model, added to AGENTS.md. */
+    instructions: z.string().max(10_000).optional(),
+  })
+  .strict();
+
+export type RepoConfig = z.infer<typeof RepoConfigSchema>;
+
+/** The config of a repository without `.github/greenfix.yml`. */
+export function defaultRepoConfig(): RepoConfig {
+  return RepoConfigSchema.parse({});
+}

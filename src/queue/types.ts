@@ -1,0 +1,117 @@
+import type { JobRequest } from '../triggers/types.js';
+
+/**
+ * A durable job queue (DESIGN §1). Two implementations keep the same promises: SQLite (embedded
+ * default) and BullMQ (scale-out). One contract test suite runs against both.
+ *
+ * Promises:
+ * - the same delivery id (or dedupe key) never makes a second job;
+ * - one active job per subject (issue/PR): a new job for a subject cancels the older one;
+ * - a claimed job is leased; a lease not renewed in time expires and the job is claimed again;
+ * - at most `maxRunning` jobs run at once over all workers, and one at a time per repository;
+ * - a transient failure is retried with exponential backoff up to `maxAttempts`.
+ */
+export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface Job {
+  id: string;
+  /** `X-GitHub-Delivery` of the webhook that made it. */
+  deliveryId: string;
+  /** Optional second dedupe key (CI fixes: head SHA + failing checks). */
+  dedupeKey: string | null;
+  /** `subjectKey(repo, number)`. */
+  subject: string;
+  /** Repository id as a string: one running job per repository. */
+  repoKey: string;
+  request: JobRequest;
+  state: JobState;
+  /** Attempts started so far (a claim counts; a resumed claim after a lease expiry counts too). */
+  attempts: number;
+  maxAttempts: number;
+  /** Epoch ms before which the job is not claimed (backoff). */
+  runAfter: number;
+  createdAt: number;
+  updatedAt: number;
+  /** Set when someone asked to cancel it (it may still be running until the worker notices). */
+  cancelReason: string | null;
+  /** Last error message (failed, or waiting to be retried). */
+  error: string | null;
+  /** What the job produced, as the worker reported it (JSON). */
+  result: unknown;
+}
+
+export interface EnqueueOptions {
+  deliveryId: string;
+  dedupeKey?: string;
+  /** Default 3. */
+  maxAttempts?: number;
+}
+
+export interface EnqueueResult {
+  job: Job;
+  /** false: the delivery (or dedupe key) was already known, `job` is the existing one. */
+  created: boolean;
+  /** Older jobs of the same subject that this one cancelled. */
+  superseded: string[];
+}
+
+/** Proof of a claim: only the holder of the token may heartbeat, complete, fail or release. */
+export interface Lease {
+  jobId: string;
+  token: string;
+}
+
+export interface Claimed {
+  job: Job;
+  lease: Lease;
+}
+
+export interface ClaimOptions {
+  workerId: string;
+  leaseMs: number;
+  /** Global limit of running jobs (over all workers sharing the queue). */
+  maxRunning: number;
+}
+
+/** Answer to a heartbeat: whether the lease is still held, and whether the job was cancelled. */
+export interface HeartbeatResult {
+  held: boolean;
+  cancelReason: string | null;
+}
+
+export interface FailOptions {
+  message: string;
+  /** Transient failures are retried with backoff while attempts remain. */
+  retryable: boolean;
+}
+
+export interface JobQueue {
+  enqueue(request: JobRequest, options: EnqueueOptions): Promise<EnqueueResult>;
+  /** The next runnable job, or null: queued (or lease expired), `runAfter` passed, repo not busy. */
+  claim(options: ClaimOptions): Promise<Claimed | null>;
+  heartbeat(lease: Lease, leaseMs: number): Promise<HeartbeatResult>;
+  complete(lease: Lease, result: unknown): Promise<void>;
+  /** Returns the state the job is left in: 'queued' (will retry) or 'failed'. */
+  fail(lease: Lease, options: FailOptions): Promise<'queued' | 'failed'>;
+  /** Gives the job back unfinished (graceful shutdown), without counting an attempt against it. */
+  release(lease: Lease): Promise<void>;
+  /** Marks the job cancelled (after a cancel request, once the worker stopped it). */
+  markCancelled(lease: Lease): Promise<void>;
+  /** Cancels queued jobs of a subject and flags running ones; returns the jobs affected. */
+  cancel(subject: string, reason: string): Promise<Job[]>;
+  get(id: string): Promise<Job | null>;
+  /** Jobs of a subject, newest first (CI attempt limits, status). */
+  listBySubject(subject: string): Promise<Job[]>;
+  /** true the first time a key is seen: "answer a refusal once". */
+  noteOnce(key: string): Promise<boolean>;
+  counts(): Promise<Record<JobState, number>>;
+  close(): Promise<void>;
+}
+
+/** Thrown for a lease that is no longer held (expired and claimed by someone else). */
+export class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
+  constructor(readonly jobId: string) {
+    super(`the lease on job ${jobId} is no longer held`);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * What a webhook asks greenfix to do, decided by pure functions (no I/O): a job to enqueue, a
+ * cancellation, a refusal to answer politely, or nothing (with the reason, for the logs).
+ */
+
+/** The repository a job works on; `cloneUrl` comes from the payload (GHES works too, DESIGN §3.3). */
+export interface RepoRef {
+  id: number;
+  owner: string;
+  name: string;
+  cloneUrl: string;
+  defaultBranch: string;
+}
+
+export type JobKind = 'issue' | 'retry' | 'ci_fix';
+
+/** The failing CI a `ci_fix` job answers. Check names are sorted (they are part of the dedupe key). */
+export interface CiFailure {
+  headSha: string;
+  headRef: string;
+  checks: string[];
+  checkRunIds: number[];
+  workflowRunId?: number;
+}
+
+/**
+ * Everything a worker needs to start a job, and nothing secret: it is stored in clear by the queue.
+ * Details that can change before the job runs (a PR's head, say) are looked up when it runs.
+ */
+export interface JobRequest {
+  kind: JobKind;
+  installationId: number;
+  repo: RepoRef;
+  /** The issue or pull request the job answers on (its status comment goes there). */
+  number: number;
+  target: 'issue' | 'pull_request';
+  /** Issue or PR title and body, untrusted text (sanitised before the model sees it). */
+  title: string;
+  body: string;
+  /** Login of the person who asked. */
+  sender: string;
+  /** Extra instructions from `/agent retry …`. */
+  instructions?: string;
+  /** With `ci_fix`: what failed. */
+  ci?: CiFailure;
+}
+
+/** Stops what runs (or waits) for one issue or PR. */
+export interface CancelRequest {
+  installationId: number;
+  repo: RepoRef;
+  number: number;
+  target: 'issue' | 'pull_request';
+  sender: string;
+  /** Why: `/agent cancel`, the issue closed, the label removed, the PR closed. */
+  reason: string;
+  /** true when a person asked explicitly (`/agent cancel`): the answer is visible even if nothing ran. */
+  explicit: boolean;
+}
+
+/** A trigger refused for a reason the sender should hear (once), e.g. a fork PR. */
+export interface Refusal {
+  installationId: number;
+  repo: RepoRef;
+  number: number;
+  sender: string;
+  /** Stable code, part of the "answer once" key. */
+  code: string;
+  message: string;
+}
+
+export type TriggerResult =
+  | { type: 'job'; request: JobRequest; /** Needs the sender's permission checked first. */ authorize: boolean }
+  | { type: 'cancel'; request: CancelRequest; authorize: boolean }
+  | { type: 'refuse'; refusal: Refusal }
+  | { type: 'ignored'; reason: string };
+
+/** What triggers need to know about greenfix itself and the repository's config. */
+export interface TriggerContext {
+  /** The app's id: its own check runs never trigger a fix. */
+  appId: number;
+  /** The app's bot login (`<slug>[bot]`): its own comments are ignored. */
+  botLogin: string;
+  /** The label that starts a fix (repo config, default `agent-fix`). */
+  label: string;
+  /** Branch prefix of greenfix's own PRs (repo config, default `greenfix/`). */
+  branchPrefix: string;
+}
+
+/** The subject key: one active job per issue or PR of a repository. */
+export function subjectKey(repo: Pick<RepoRef, 'id'>, number: number): string {
+  return `${repo.id}#${number}`;
+}
