@@ -1,0 +1,119 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { JobKind } from '../triggers/types.js';
+
+/** What the webhook handler did with one delivery. */
+export type WebhookResult = 'enqueued' | 'duplicate' | 'ignored' | 'refused' | 'cancelled' | 'error';
+
+/** Token usage of one job, split as the model endpoint reports it. */
+export interface TokenUsage {
+  prompt: number;
+  completion: number;
+}
+
+/** Jobs per state, read at scrape time (`JobQueue.counts()`). */
+export type JobCounts = () => Promise<Record<string, number>>;
+
+/**
+ * greenfix's Prometheus metrics behind typed methods, so callers never touch prom-client and
+ * label values stay a small fixed set. Each call makes its own `Registry` (never prom-client's
+ * global one): two apps in one process (tests) do not share or clash over counters.
+ */
+export interface Metrics {
+  /** One webhook delivery answered, with the time from receipt to the answer. */
+  webhook(event: string, result: WebhookResult, seconds: number): void;
+  /** One job ended. `outcome` is a short fixed word (succeeded, failed, cancelled, …). */
+  jobFinished(kind: JobKind, outcome: string, seconds: number, tokens: TokenUsage, steps: number): void;
+  /** Where `greenfix_jobs{state}` comes from; asked at every scrape. */
+  setJobCounts(counts: JobCounts): void;
+  /** The Prometheus text exposition of every metric. */
+  render(): Promise<string>;
+  /** The Content-Type that goes with `render()`. */
+  readonly contentType: string;
+}
+
+export interface MetricsOptions {
+  /** Node process metrics (CPU, memory, event loop lag, GC); default true. */
+  processMetrics?: boolean;
+}
+
+const SECONDS_FAST = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const SECONDS_SLOW = [10, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
+
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  let jobCounts: JobCounts | null = null;
+
+  const webhooks = new Counter({
+    name: 'greenfix_webhooks_total',
+    help: 'Webhook deliveries by event and what was done with them.',
+    labelNames: ['event', 'result'] as const,
+    registers,
+  });
+  const ack = new Histogram({
+    name: 'greenfix_webhook_ack_seconds',
+    help: 'Time from receiving a webhook to answering it (GitHub gives up after 10 s).',
+    buckets: SECONDS_FAST,
+    registers,
+  });
+  const countErrors = new Counter({
+    name: 'greenfix_job_counts_errors_total',
+    help: 'Scrapes where the queue could not say how many jobs are in each state.',
+    registers,
+  });
+  new Gauge({
+    name: 'greenfix_jobs',
+    help: 'Jobs in the queue by state, read at scrape time.',
+    labelNames: ['state'] as const,
+    registers,
+    async collect() {
+      if (!jobCounts) return;
+      try {
+        const counts = await jobCounts();
+        this.reset();
+        for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+      } catch {
+        // A stale figure would look healthy: drop them, count the failure, keep the other metrics.
+        this.reset();
+        countErrors.inc();
+      }
+    },
+  });
+  const duration = new Histogram({
+    name: 'greenfix_job_duration_seconds',
+    help: 'Wall time of finished jobs by kind and outcome.',
+    labelNames: ['kind', 'outcome'] as const,
+    buckets: SECONDS_SLOW,
+    registers,
+  });
+  const tokens = new Counter({
+    name: 'greenfix_tokens_total',
+    help: 'Model tokens used by finished jobs, by kind (prompt or completion).',
+    labelNames: ['kind'] as const,
+    registers,
+  });
+  const steps = new Counter({
+    name: 'greenfix_agent_steps_total',
+    help: 'Agent steps (model turns) taken by finished jobs.',
+    registers,
+  });
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+
+  return {
+    webhook(event, result, seconds) {
+      webhooks.inc({ event, result });
+      ack.observe(seconds);
+    },
+    jobFinished(kind, outcome, seconds, used, stepCount) {
+      duration.observe({ kind, outcome }, seconds);
+      tokens.inc({ kind: 'prompt' }, used.prompt);
+      tokens.inc({ kind: 'completion' }, used.completion);
+      steps.inc(stepCount);
+    },
+    setJobCounts(counts) {
+      jobCounts = counts;
+    },
+    render: () => registry.metrics(),
+    contentType: registry.contentType,
+  };
+}
