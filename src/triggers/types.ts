@@ -21,6 +21,12 @@ export interface CiFailure {
   checks: string[];
   checkRunIds: number[];
   workflowRunId?: number;
+  /**
+   * The PR's head branch starts with greenfix's branch prefix: fixed by default (`autofix.own`).
+   * Otherwise a human's PR, fixed only when the repo config opts in (`autofix.humans`), which the
+   * worker checks against the repo config. Set by the CI triggers.
+   */
+  ownPullRequest?: boolean;
 }
 
 /**

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { BasePayload, Issue } from './payload-schemas.js';
+import { capBody, ignored, isBot, isSelf, parsePayload, repoRef } from './payload-helpers.js';
+import type { TriggerContext, TriggerResult } from './types.js';
+
+const IssuesPayload = BasePayload.extend({
+  issue: Issue,
+  label: z.object({ name: z.string() }).nullish(),
+});
+
+/** Labels are unique per repository regardless of case, so the comparison ignores case too. */
+function isOurLabel(label: { name: string } | null | undefined, ctx: TriggerContext): boolean {
+  return label != null && label.name.toLowerCase() === ctx.label.toLowerCase();
+}
+
+/**
+ * `issues.labeled` with our label starts a fix; `unlabeled` (our label) and `closed` cancel it.
+ * Cancels need no permission check: removing a label or closing an issue already needs triage rights.
+ */
+export function issuesTrigger(action: string, payload: unknown, ctx: TriggerContext): TriggerResult {
+  if (action !== 'labeled' && action !== 'unlabeled' && action !== 'closed') {
+    return ignored(`issues.${action} is not a trigger`);
+  }
+  const parsed = parsePayload('issues', IssuesPayload, payload);
+  if (!parsed.ok) return parsed.result;
+  const p = parsed.data;
+  if (isSelf(p.sender, ctx)) return ignored('greenfix ignores its own events');
+  const base = { installationId: p.installation.id, repo: repoRef(p), number: p.issue.number, sender: p.sender.login };
+
+  if (action === 'closed') {
+    return { type: 'cancel', request: { ...base, target: 'issue', reason: 'the issue was closed', explicit: false }, authorize: false };
+  }
+  if (!isOurLabel(p.label, ctx)) return ignored(`label is not \`${ctx.label}\``);
+  if (action === 'unlabeled') {
+    return {
+      type: 'cancel',
+      request: { ...base, target: 'issue', reason: `the \`${ctx.label}\` label was removed`, explicit: false },
+      authorize: false,
+    };
+  }
+  if (isBot(p.sender)) return ignored(`bots never start a fix (${p.sender.login})`);
+  return {
+    type: 'job',
+    request: { ...base, kind: 'issue', target: 'issue', title: p.issue.title, body: capBody(p.issue.body) },
+    authorize: true,
+  };
+}

@@ -1,0 +1,28 @@
+import { triggerFor } from '../../src/triggers/route.js';
+import { CTX } from './context.js';
+import { examplePayload } from './payloads.js';
+
+describe('pull_request triggers', () => {
+  it('closed → a cancel for that pull request', () => {
+    const payload = examplePayload('pull_request', 'closed');
+    expect(triggerFor('pull_request', payload, CTX)).toEqual({
+      type: 'cancel',
+      authorize: false,
+      request: {
+        installationId: (payload.installation as { id: number }).id,
+        repo: expect.objectContaining({ owner: 'Codertocat', name: 'Hello-World' }),
+        number: 2,
+        target: 'pull_request',
+        sender: 'Codertocat',
+        reason: 'the pull request was closed',
+        explicit: false,
+      },
+    });
+  });
+
+  it('other actions, and greenfix closing its own PR, are ignored', () => {
+    expect(triggerFor('pull_request', examplePayload('pull_request', 'opened'), CTX).type).toBe('ignored');
+    const self = examplePayload('pull_request', 'closed', { sender: { login: 'greenfix[bot]', type: 'Bot' } });
+    expect(triggerFor('pull_request', self, CTX).type).toBe('ignored');
+  });
+});
