@@ -1,0 +1,54 @@
+import { createOnce } from './create-once.js';
+import { call } from './errors.js';
+import type { HostDeps } from './host-deps.js';
+import { NO_RETRY } from './no-retry.js';
+
+interface FoundComment {
+  id: number;
+  body: string;
+}
+
+/** A plain comment (refusals, config errors): one POST, not retried (a duplicate is worse than none). */
+export async function comment(deps: HostDeps, issueNumber: number, body: string): Promise<number> {
+  const { data } = await call('create comment', () =>
+    deps.octokit.rest.issues.createComment({ owner: deps.owner, repo: deps.repo, issue_number: issueNumber, body, ...NO_RETRY }),
+  );
+  return data.id;
+}
+
+/** The first comment of the issue that contains `marker` (all pages: busy issues have hundreds). */
+export async function findMarkedComment(deps: HostDeps, issueNumber: number, marker: string): Promise<FoundComment | null> {
+  const comments = await call('list comments', () =>
+    deps.octokit.paginate(deps.octokit.rest.issues.listComments, {
+      owner: deps.owner,
+      repo: deps.repo,
+      issue_number: issueNumber,
+      per_page: 100,
+    }),
+  );
+  const hit = comments.find((c) => (c.body ?? '').includes(marker));
+  return hit ? { id: hit.id, body: hit.body ?? '' } : null;
+}
+
+/**
+ * The one comment carrying `marker`, edited in place. Found again after a create that failed with
+ * 5xx/429 (GitHub may have made it), so a retried create never leaves two. An unchanged body is
+ * not re-sent.
+ */
+export async function upsertComment(deps: HostDeps, issueNumber: number, marker: string, body: string): Promise<number> {
+  const withMarker = body.includes(marker) ? body : `${marker}\n${body}`;
+  const result = await createOnce<FoundComment>({
+    find: () => findMarkedComment(deps, issueNumber, marker),
+    create: async () => ({ id: await comment(deps, issueNumber, withMarker), body: withMarker }),
+    attempts: deps.createAttempts,
+    sleep: deps.sleep,
+  });
+  if ('created' in result) return result.created.id;
+  const found = result.found;
+  if (found.body !== withMarker) {
+    await call('update comment', () =>
+      deps.octokit.rest.issues.updateComment({ owner: deps.owner, repo: deps.repo, comment_id: found.id, body: withMarker }),
+    );
+  }
+  return found.id;
+}
