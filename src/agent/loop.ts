@@ -29,6 +29,8 @@ export async function continueRun(deps: AgentDeps, state: RunState): Promise<Age
   const startedAt = deps.now();
   const specs = toolSpecs(deps.tools);
   for (;;) {
+    // A cancelled job stops between steps, not only inside a model call or a command.
+    deps.toolContext.signal?.throwIfAborted();
     const used = { steps: state.steps, tokens: state.tokens.prompt + state.tokens.completion, elapsedMs: state.priorElapsedMs + deps.now() - startedAt };
     const over = exhaustedBudget(deps.budget, used);
     if (over) return endRun(deps, state, { status: 'budget_exhausted', reason: describeExhausted(over, deps.budget, used), budget: over });

@@ -13,11 +13,12 @@ import { runFix } from '../run/run-fix.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import { ExitCode, UsageError } from './exit-codes.js';
-import { FIX_CONTEXT, FIX_TOOL_LIMITS } from './fix-defaults.js';
+import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from '../run/defaults.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
 import { reportFix } from './fix-report.js';
 import type { CliIo } from './io.js';
-import { locateRun, openRunWorkspace, readAgentsMd } from './local-run.js';
+import { locateRun, openRunWorkspace } from './local-run.js';
+import { readAgentsMd } from '../run/agents-md.js';
 import { formatEvent } from './progress.js';
 
 /** `greenfix fix`: parse, run, and turn every failure into a clear message and an exit code. */
@@ -58,7 +59,7 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
       publisher: localPublisher(run.repo, run.branch),
       paths: { journal: run.journal, state: run.state },
       crashPoints: createCrashPoints(io.env),
-      setupTimeoutMs: 20 * 60_000,
+      setupTimeoutMs: SETUP_TIMEOUT_MS,
       agentsMd: readAgentsMd(workspace.root),
       onPhase: (phase, detail) => io.stderr(`greenfix: ${phase}: ${detail}`),
       agent: {

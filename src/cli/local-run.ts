@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareWorkspaceOwnership, type FileOwner } from '../sandbox/ownership.js';
@@ -71,10 +71,4 @@ export async function openRunWorkspace(run: LocalRun, saved: RunState | null, re
   const workspace = await addWorktree({ repo: run.repo, path: run.worktree, ref: saved?.baseCommit ?? 'HEAD', stateDir: run.stateDir });
   if (fresh) await prepareWorkspaceOwnership(run.worktree, owner);
   return workspace;
-}
-
-/** The repository's AGENTS.md, if it is a regular file (a symlink could point anywhere). */
-export function readAgentsMd(root: string): string | null {
-  const path = join(root, 'AGENTS.md');
-  return existsSync(path) && lstatSync(path).isFile() ? readFileSync(path, 'utf8') : null;
 }

@@ -14,6 +14,8 @@ export interface Published {
   branch: string;
   commit: string;
   tree: string;
+  /** The pull request that carries the commit (GitHub App). */
+  pullRequest?: { number: number; url: string };
 }
 
 /**

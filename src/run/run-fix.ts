@@ -43,7 +43,9 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
   const setup = state.commands.setup;
   if (setup && !state.setup) {
     deps.onPhase?.('setup', setup);
-    state.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs }, setup);
+    const signal = deps.agent.toolContext.signal;
+    state.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, ...(signal ? { signal } : {}) }, setup);
+    signal?.throwIfAborted();
     saveRunState(deps.paths.state, state);
   }
   const note = setup && state.setup ? setupNote(setup, state.setup) : null;
@@ -72,6 +74,7 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
     return { status: 'not_verified', outcome, reason: `the tree changed after verification (${current} ≠ ${outcome.verified.tree})` };
   }
 
+  deps.agent.toolContext.signal?.throwIfAborted();
   deps.onPhase?.('publish', outcome.verified.tree);
   deps.crashPoints.reach('before_publish');
   const published = await deps.publisher.publish({

@@ -14,7 +14,14 @@ const RunStateSchema = z.object({
   createdAt: z.number(),
   commands: z.object({ setup: z.string().nullable(), verify: z.string().nullable() }),
   setup: z.object({ exitCode: z.number().nullable(), timedOut: z.boolean(), durationMs: z.number(), outputTail: z.string() }).optional(),
-  published: z.object({ branch: z.string(), commit: z.string(), tree: z.string() }).optional(),
+  published: z
+    .object({
+      branch: z.string(),
+      commit: z.string(),
+      tree: z.string(),
+      pullRequest: z.object({ number: z.number(), url: z.string() }).optional(),
+    })
+    .optional(),
 });
 export type RunState = z.infer<typeof RunStateSchema>;
 

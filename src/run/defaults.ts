@@ -1,7 +1,7 @@
 import type { ContextLimits } from '../agent/context.js';
 import type { ToolLimits } from '../agent/tools/types.js';
 
-/** What one tool result may show the model, and how long commands may run. */
+/** What one tool result may show the model, and how long commands may run (CLI and app alike). */
 export const FIX_TOOL_LIMITS: ToolLimits = { outputChars: 12_000, runTimeoutSec: 120, runTimeoutMaxSec: 900, testTimeoutSec: 900 };
 
 /**
@@ -9,3 +9,6 @@ export const FIX_TOOL_LIMITS: ToolLimits = { outputChars: 12_000, runTimeoutSec:
  * history would cost (`npm run bench`), while the newest six tool results are always sent whole.
  */
 export const FIX_CONTEXT: ContextLimits = { maxTokens: 20_000, keepLastToolResults: 6 };
+
+/** The setup command (dependency install, with network) gets 20 minutes. */
+export const SETUP_TIMEOUT_MS = 20 * 60_000;
