@@ -56,29 +56,37 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     buckets: SECONDS_FAST,
     registers,
   });
-  const countErrors = new Counter({
-    name: 'greenfix_job_counts_errors_total',
-    help: 'Scrapes where the queue could not say how many jobs are in each state.',
-    registers,
-  });
-  new Gauge({
+  // The gauge reads the counts; the error counter, registered after it, waits for that read so a
+  // failure shows in the same scrape (prom-client collects all metrics of a scrape concurrently).
+  let reading: Promise<void> = Promise.resolve();
+  const jobs = new Gauge({
     name: 'greenfix_jobs',
     help: 'Jobs in the queue by state, read at scrape time.',
     labelNames: ['state'] as const,
     registers,
-    async collect() {
-      if (!jobCounts) return;
-      try {
-        const counts = await jobCounts();
-        this.reset();
-        for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
-      } catch {
-        // A stale figure would look healthy: drop them, count the failure, keep the other metrics.
-        this.reset();
-        countErrors.inc();
-      }
+    collect() {
+      reading = readCounts();
+      return reading;
     },
   });
+  const countErrors = new Counter({
+    name: 'greenfix_job_counts_errors_total',
+    help: 'Scrapes where the queue could not say how many jobs are in each state.',
+    registers,
+    collect: () => reading,
+  });
+  async function readCounts(): Promise<void> {
+    if (!jobCounts) return;
+    try {
+      const counts = await jobCounts();
+      jobs.reset();
+      for (const [state, n] of Object.entries(counts)) jobs.set({ state }, n);
+    } catch {
+      // A stale figure would look healthy: drop them, count the failure, keep the other metrics.
+      jobs.reset();
+      countErrors.inc();
+    }
+  }
   const duration = new Histogram({
     name: 'greenfix_job_duration_seconds',
     help: 'Wall time of finished jobs by kind and outcome.',
