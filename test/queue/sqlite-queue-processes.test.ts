@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { runProcess } from '../../src/util/run-process.js';
+import { jobRequest } from './job-requests.js';
+import { sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
+
+/** The compiled queue (`npm test` builds first; locally run `npm run build`). */
+const QUEUE_JS = resolve('dist/src/queue/sqlite-queue.js');
+const WORKER = resolve('test/queue/fixtures/claim-worker.mjs');
+
+/** Two real OS processes claim from one database file at the same moment. */
+describe('SQLite queue shared by processes', () => {
+  let f: SqliteFixture;
+  beforeAll(() => {
+    if (!existsSync(QUEUE_JS)) throw new Error(`${QUEUE_JS} is missing: run npm run build first`);
+  });
+  beforeEach(() => (f = sqliteFixture()));
+  afterEach(async () => f.cleanup());
+
+  const race = async (mode: 'once' | 'drain'): Promise<string[][]> => {
+    const run = (name: string) =>
+      runProcess({
+        argv: [process.execPath, WORKER, pathToFileURL(QUEUE_JS).href, f.path, name, mode],
+        cwd: f.dir,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        timeoutMs: 30_000,
+      });
+    const results = await Promise.all([run('a'), run('b')]);
+    for (const r of results) expect({ exit: r.exitCode, stderr: r.stderr }).toEqual({ exit: 0, stderr: '' });
+    return results.map((r) => JSON.parse(r.stdout) as string[]);
+  };
+
+  it('exactly one of two racing processes gets the one job', async () => {
+    const { job } = await f.queue.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
+    const [a, b] = await race('once');
+    expect([...a!, ...b!]).toEqual([job.id]);
+    expect(await f.queue.get(job.id)).toMatchObject({ state: 'running', attempts: 1 });
+  });
+
+  it('two processes draining 300 jobs take each exactly once', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 300; i++) ids.push((await f.queue.enqueue(jobRequest(i, 1), { deliveryId: `d${i}` })).job.id);
+    const [a, b] = await race('drain');
+    const taken = [...a!, ...b!];
+    expect(taken.sort()).toEqual([...ids].sort());
+    expect(await f.queue.counts()).toEqual({ queued: 0, running: 0, succeeded: 300, failed: 0, cancelled: 0 });
+  });
+});

@@ -1,0 +1,119 @@
+import { statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { backoffDelay } from '../../src/queue/backoff.js';
+import { CorruptJobError, QueueOpenError } from '../../src/queue/errors.js';
+import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
+import { describeJobQueueContract } from './job-queue-contract.js';
+import { jobRequest } from './job-requests.js';
+import { BACKOFF, sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
+
+describeJobQueueContract('SQLite', async () => sqliteFixture());
+
+const LEASE = { workerId: 'w1', leaseMs: 60_000, maxRunning: 10 };
+
+describe('SQLite queue', () => {
+  let f: SqliteFixture;
+  beforeEach(() => (f = sqliteFixture()));
+  afterEach(async () => f.cleanup());
+
+  it('keeps the database and its WAL files private (0600)', async () => {
+    await f.queue.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
+    for (const file of [f.path, `${f.path}-wal`, `${f.path}-shm`]) expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('a 1,000-delivery burst with 10% duplicates makes exactly one job per distinct delivery', async () => {
+    const deliveries = Array.from({ length: 1_000 }, (_, i) => (i % 10 === 9 ? `d${i - 9}` : `d${i}`));
+    const results = await Promise.all(deliveries.map((d, i) => f.queue.enqueue(jobRequest(i % 7, i), { deliveryId: d })));
+    expect(results.filter((r) => r.created)).toHaveLength(900);
+    const byDelivery = new Map(results.filter((r) => r.created).map((r) => [r.job.deliveryId, r.job.id]));
+    expect(byDelivery.size).toBe(900);
+    for (const r of results) expect(r.job.id).toBe(byDelivery.get(r.job.deliveryId));
+    expect(await f.queue.counts()).toEqual({ queued: 900, running: 0, succeeded: 0, failed: 0, cancelled: 0 });
+  });
+
+  it('keeps jobs across close and reopen', async () => {
+    const a = await f.queue.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
+    const b = await f.queue.enqueue(jobRequest(2, 1), { deliveryId: 'b' });
+    await f.queue.complete((await f.queue.claim(LEASE))!.lease, { pr: 42 });
+    await f.queue.close();
+    const reopened = f.open();
+    expect(await reopened.get(a.job.id)).toMatchObject({ state: 'succeeded', result: { pr: 42 } });
+    expect(await reopened.get(b.job.id)).toEqual(b.job);
+    expect((await reopened.enqueue(jobRequest(1, 1), { deliveryId: 'a' })).created).toBe(false);
+  });
+
+  it('picks a job up again at startup when the process holding it died', async () => {
+    const { job } = await f.queue.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
+    await f.queue.claim(LEASE);
+    await f.queue.close(); // the process dies mid-job: no complete, no release
+    f.clock.advance(LEASE.leaseMs + 1);
+    const restarted = f.open();
+    expect((await restarted.claim(LEASE))?.job).toMatchObject({ id: job.id, attempts: 2, state: 'running' });
+  });
+
+  it('a stalled job with no attempts left fails instead of running again', async () => {
+    const { job } = await f.queue.enqueue(jobRequest(1, 1), { deliveryId: 'a', maxAttempts: 1 });
+    await f.queue.claim(LEASE);
+    f.clock.advance(LEASE.leaseMs + 1);
+    expect(await f.queue.claim(LEASE)).toBeNull();
+    expect(await f.queue.get(job.id)).toMatchObject({ state: 'failed', error: 'the lease expired during attempt 1 of 1 (the worker stopped or stalled)' });
+  });
+
+  it('a stalled job flagged for cancellation ends cancelled, not claimed', async () => {
+    const { job } = await f.queue.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
+    await f.queue.claim(LEASE);
+    await f.queue.cancel(job.subject, '/agent cancel');
+    f.clock.advance(LEASE.leaseMs + 1);
+    expect(await f.queue.claim(LEASE)).toBeNull();
+    expect(await f.queue.get(job.id)).toMatchObject({ state: 'cancelled', cancelReason: '/agent cancel' });
+  });
+
+  it('a flagged job is neither retried nor handed out again after release', async () => {
+    const a = await f.queue.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
+    const b = await f.queue.enqueue(jobRequest(2, 1), { deliveryId: 'b' });
+    const first = (await f.queue.claim(LEASE))!;
+    const second = (await f.queue.claim(LEASE))!;
+    await f.queue.cancel(a.job.subject, 'closed');
+    await f.queue.cancel(b.job.subject, 'closed');
+    expect(await f.queue.fail(first.lease, { message: 'aborted', retryable: true })).toBe('failed');
+    await f.queue.release(second.lease);
+    expect((await f.queue.get(b.job.id))?.state).toBe('cancelled');
+  });
+
+  it('backs off base·2^(attempts−1), capped', async () => {
+    expect([1, 2, 3, 7, 40].map((n) => backoffDelay(n, BACKOFF))).toEqual([1_000, 2_000, 4_000, 60_000, 60_000]);
+    await f.queue.enqueue(jobRequest(1, 1), { deliveryId: 'a', maxAttempts: 5 });
+    for (const delay of [1_000, 2_000, 4_000]) {
+      const { lease } = (await f.queue.claim(LEASE))!;
+      await f.queue.fail(lease, { message: 'flaky', retryable: true });
+      expect((await f.queue.get(lease.jobId))?.runAfter).toBe(f.clock.now() + delay);
+      f.clock.advance(delay - 1);
+      expect(await f.queue.claim(LEASE)).toBeNull();
+      f.clock.advance(1);
+    }
+  });
+
+  it('names a corrupted row instead of returning garbage', async () => {
+    const { job } = await f.queue.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
+    const raw = new Database(f.path);
+    raw.prepare('UPDATE jobs SET request = ? WHERE id = ?').run('{"kind":"nonsense"}', job.id);
+    raw.close();
+    const error = await f.queue.get(job.id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CorruptJobError);
+    expect(error).toMatchObject({ jobId: job.id });
+  });
+
+  it('refuses to start on a file that is not a database, an unwritable path or a newer schema', () => {
+    const notDb = join(f.dir, 'not-a-db');
+    writeFileSync(notDb, 'x'.repeat(4096));
+    expect(() => openSqliteQueue({ path: notDb })).toThrow(expect.objectContaining({ name: 'QueueOpenError', kind: 'corrupt', path: notDb }));
+    const underAFile = join(notDb, 'queue.db');
+    expect(() => openSqliteQueue({ path: underAFile })).toThrow(expect.objectContaining({ kind: 'unwritable', path: underAFile }));
+    const raw = new Database(join(f.dir, 'future.db'));
+    raw.pragma('user_version = 999');
+    raw.close();
+    expect(() => openSqliteQueue({ path: join(f.dir, 'future.db') })).toThrow(QueueOpenError);
+    expect(() => openSqliteQueue({ path: join(f.dir, 'future.db') })).toThrow(expect.objectContaining({ kind: 'newer_schema' }));
+  });
+});
