@@ -1,0 +1,37 @@
+import { fitCheckRunOutput } from './limits.js';
+import { codeBlock, codeSpan, oneLine, tail } from './markdown.js';
+import { evidenceFacts, howToCheck } from './render-evidence.js';
+import type { Evidence } from './report.js';
+import type { CheckRunOutput } from './types.js';
+import { untrustedMarkdown } from './untrusted-text.js';
+
+/** A check run that reports no verified tree (attempts limit, tests never green). */
+export interface CheckRunFailure {
+  title: string;
+  /** One sentence: why. */
+  reason: string;
+  outputTail?: string;
+}
+
+const TEXT_TAIL_CHARS = 60_000;
+
+function isEvidence(input: Evidence | CheckRunFailure): input is Evidence {
+  return 'tree' in input;
+}
+
+/** Output of `greenfix/verify`: the evidence, or the reason there is none. Within GitHub's limits. */
+export function renderCheckRunOutput(input: Evidence | CheckRunFailure): CheckRunOutput {
+  if (isEvidence(input)) {
+    return fitCheckRunOutput({
+      title: oneLine(`Verified: ${input.command} passed on tree ${input.tree.slice(0, 12)}`, 255),
+      summary: `${evidenceFacts(input)}\n\n${howToCheck(input)}`,
+      text: `Test output (tail) of ${codeSpan(input.command)}:\n\n${codeBlock(tail(input.outputTail, TEXT_TAIL_CHARS))}`,
+    });
+  }
+  const output: CheckRunOutput = {
+    title: oneLine(input.title, 255),
+    summary: untrustedMarkdown(input.reason, 60_000),
+  };
+  if (input.outputTail && input.outputTail.trim() !== '') output.text = codeBlock(tail(input.outputTail, TEXT_TAIL_CHARS));
+  return fitCheckRunOutput(output);
+}

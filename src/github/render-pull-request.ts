@@ -1,0 +1,28 @@
+import { fitBody } from './limits.js';
+import { renderEvidence } from './render-evidence.js';
+import type { Evidence } from './report.js';
+import { pullRequestMarker } from './status-marker.js';
+import { untrustedMarkdown } from './untrusted-text.js';
+
+export interface PullRequestBodyInput {
+  issueNumber: number | null;
+  /** The model's summary: untrusted. */
+  summary: string;
+  evidence: Evidence;
+  jobId: string;
+  retryHint: string;
+}
+
+const SUMMARY_CHARS = 20_000;
+
+/** The PR body (the title is separate): what fixes what, the model's summary, the evidence. */
+export function renderPullRequestBody(input: PullRequestBodyInput): string {
+  const parts: string[] = [];
+  if (input.issueNumber !== null) parts.push(`Fixes #${input.issueNumber}`);
+  const summary = untrustedMarkdown(input.summary, SUMMARY_CHARS);
+  parts.push(summary === '' ? '*(no summary)*' : summary);
+  parts.push('---', '### Evidence', 'greenfix opened this pull request because the tests passed on exactly the tree it committed.');
+  parts.push(renderEvidence(input.evidence));
+  parts.push(`<sub>${input.retryHint}</sub>`, pullRequestMarker(input.jobId));
+  return fitBody(parts.join('\n\n'));
+}

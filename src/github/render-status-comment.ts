@@ -1,0 +1,47 @@
+import { fitBody } from './limits.js';
+import { codeBlock, details, oneLine, tail } from './markdown.js';
+import { renderEvidence } from './render-evidence.js';
+import type { JobOutcomeReport, JobReport, Phase, PhaseName, PhaseState } from './report.js';
+import { untrustedMarkdown } from './untrusted-text.js';
+
+const ICONS: Record<PhaseState, string> = { done: '✅', running: '⏳', pending: '⬜', failed: '❌', skipped: '⏭️' };
+const LABELS: Record<PhaseName, string> = {
+  queued: 'Queued',
+  workspace: 'Workspace',
+  setup: 'Setup',
+  agent: 'Agent',
+  verification: 'Verification',
+  pull_request: 'Pull request',
+};
+const HEADINGS: Record<JobReport['kind'], string> = { issue: 'fixing this issue', retry: 'retrying', ci_fix: 'fixing the failing checks' };
+const OUTCOME_ICONS: Record<JobOutcomeReport['status'], string> = { published: '🎉', not_verified: '⚠️', failed: '❌', cancelled: '🛑' };
+const OUTPUT_TAIL_CHARS = 6000;
+
+function phaseLine(phase: Phase): string {
+  const detail = phase.detail ? ` — ${untrustedMarkdown(oneLine(phase.detail, 200), 200)}` : '';
+  return `- ${ICONS[phase.state]} ${LABELS[phase.name]}${detail}`;
+}
+
+function usage(report: JobReport): string {
+  return `<sub>${report.steps} / ${report.maxSteps} steps · ${report.tokens.toLocaleString('en-US')} tokens · job ${report.jobId.replace(/[<>&]/g, '_')}</sub>`;
+}
+
+function outcome(o: JobOutcomeReport, retryHint: string): string {
+  const sentence = untrustedMarkdown(oneLine(o.sentence, 500), 500);
+  if (o.status === 'published' && o.pullRequest) {
+    const parts = [`### ${OUTCOME_ICONS.published} Pull request [#${o.pullRequest.number}](${o.pullRequest.url})`, sentence];
+    if (o.evidence) parts.push(details('Evidence: the tests passed on exactly the committed tree', renderEvidence(o.evidence, 3000)));
+    return parts.join('\n\n');
+  }
+  const parts = [`### ${OUTCOME_ICONS[o.status]} ${o.status === 'cancelled' ? 'Cancelled' : 'No pull request'}`, sentence];
+  if (o.outputTail && o.outputTail.trim() !== '') parts.push(details('Last test output', codeBlock(tail(o.outputTail, OUTPUT_TAIL_CHARS))));
+  parts.push(retryHint);
+  return parts.join('\n\n');
+}
+
+/** The status comment: phases as a checklist, usage, and the outcome once there is one. */
+export function renderStatusComment(report: JobReport, retryHint: string): string {
+  const parts = [`**greenfix** is ${HEADINGS[report.kind]}.`, report.phases.map(phaseLine).join('\n'), usage(report)];
+  if (report.outcome) parts.push(outcome(report.outcome, retryHint));
+  return fitBody(parts.join('\n\n'));
+}
