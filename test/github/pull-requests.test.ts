@@ -1,0 +1,89 @@
+import { api, fixture, OWNER, REPO, setupNock, teardownNock } from './octokit-fixture.js';
+
+const PULLS = `/repos/${OWNER}/${REPO}/pulls`;
+const draft = { head: 'greenfix/issue-7', base: 'main', title: 'Fix #7: crash', body: 'new body', draft: true };
+
+function pr(number: number, over: Record<string, unknown> = {}) {
+  return {
+    number,
+    html_url: `https://github.com/${OWNER}/${REPO}/pull/${number}`,
+    state: 'open',
+    draft: false,
+    title: 'old title',
+    body: 'old body',
+    head: { ref: 'greenfix/issue-7', sha: 'a'.repeat(40), repo: { full_name: `${OWNER}/${REPO}` } },
+    base: { ref: 'main' },
+    user: { login: 'greenfix[bot]' },
+    ...over,
+  };
+}
+
+beforeEach(setupNock);
+afterEach(teardownNock);
+
+describe('upsertPullRequest', () => {
+  it('creates the PR (draft as asked) and says so', async () => {
+    const f = fixture();
+    const scope = api(f.seen).post(PULLS, { ...draft }).reply(201, pr(12));
+    await expect(f.host.upsertPullRequest(draft)).resolves.toEqual({ number: 12, url: pr(12).html_url, created: true });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('422 "already exists": finds the open PR by owner:branch and updates title and body, not draft', async () => {
+    const f = fixture();
+    const scope = api(f.seen)
+      .post(PULLS).reply(422, { message: 'Validation Failed', errors: [{ message: 'A pull request already exists for octo:greenfix/issue-7.' }] })
+      .get(PULLS).query({ state: 'open', head: `${OWNER}:greenfix/issue-7`, base: 'main' }).reply(200, [pr(9)])
+      .patch(`${PULLS}/9`, (b: Record<string, unknown>) => b.title === draft.title && b.body === draft.body && !('draft' in b))
+      .reply(200, pr(9));
+    await expect(f.host.upsertPullRequest(draft)).resolves.toEqual({ number: 9, url: pr(9).html_url, created: false });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('502 on create where GitHub opened it anyway: finds it, no second POST, no needless PATCH', async () => {
+    const f = fixture();
+    const scope = api(f.seen)
+      .post(PULLS).reply(502, {})
+      .get(PULLS).query(true).reply(200, [pr(10, { title: draft.title, body: draft.body })]);
+    await expect(f.host.upsertPullRequest(draft)).resolves.toMatchObject({ number: 10, created: false });
+    expect(scope.isDone()).toBe(true);
+    expect(f.seen).toEqual([`POST ${PULLS}`, `GET ${PULLS}`]);
+  });
+
+  it('another 422 (no open PR for the branch) is thrown as a validation error', async () => {
+    const f = fixture();
+    const scope = api(f.seen)
+      .post(PULLS).reply(422, { message: 'Validation Failed', errors: [{ message: 'No commits between main and greenfix/issue-7' }] })
+      .get(PULLS).query(true).reply(200, []);
+    await expect(f.host.upsertPullRequest(draft)).rejects.toMatchObject({ name: 'GitHubError', kind: 'validation', status: 422 });
+    expect(scope.isDone()).toBe(true);
+  });
+});
+
+describe('getPullRequest', () => {
+  it('maps GitHub fields, including a deleted fork', async () => {
+    const f = fixture();
+    const scope = api(f.seen).get(`${PULLS}/5`).reply(200, pr(5, { state: 'closed', draft: true, body: null, head: { ref: 'x', sha: 'b'.repeat(40), repo: null } }));
+    await expect(f.host.getPullRequest(5)).resolves.toEqual({
+      number: 5,
+      url: pr(5).html_url,
+      state: 'closed',
+      draft: true,
+      title: 'old title',
+      body: '',
+      headRef: 'x',
+      headSha: 'b'.repeat(40),
+      headRepoFullName: null,
+      baseRef: 'main',
+      author: 'greenfix[bot]',
+    });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('404 is a not_found GitHubError', async () => {
+    const f = fixture();
+    const scope = api(f.seen).get(`${PULLS}/6`).reply(404, { message: 'Not Found' });
+    await expect(f.host.getPullRequest(6)).rejects.toMatchObject({ kind: 'not_found', status: 404 });
+    expect(scope.isDone()).toBe(true);
+  });
+});
