@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parse } from 'yaml';
 
@@ -37,5 +37,49 @@ describe('app.yml', () => {
 
   it('leaves hook_attributes to Probot (a block here would replace its webhook URL)', () => {
     expect(manifest).not.toHaveProperty('hook_attributes');
+  });
+});
+
+describe('.env.example', () => {
+  const text = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+  const lines = text.split('\n');
+
+  it('lists every variable of the deployment contract (DESIGN §3.5), each under a comment', () => {
+    const contract = [
+      'APP_ID', 'PRIVATE_KEY', 'PRIVATE_KEY_PATH', 'WEBHOOK_SECRET', 'PORT', 'HOST', 'LOG_LEVEL',
+      'GHE_HOST', 'GHE_PROTOCOL', 'WEBHOOK_PROXY_URL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY',
+      'GREENFIX_MODEL', 'GREENFIX_DB', 'GREENFIX_WORKDIR', 'GREENFIX_CONCURRENCY', 'GREENFIX_ROLE',
+      'REDIS_URL', 'GREENFIX_SANDBOX',
+    ];
+    for (const name of contract) {
+      const at = lines.findIndex((l) => l.startsWith(`${name}=`));
+      expect({ name, found: at >= 0 }).toEqual({ name, found: true });
+      expect({ name, comment: lines[at - 1]?.startsWith('# ') }).toEqual({ name, comment: true });
+    }
+  });
+
+  it('holds no secret values', () => {
+    for (const name of ['PRIVATE_KEY', 'WEBHOOK_SECRET', 'OPENAI_API_KEY', 'APP_ID']) {
+      expect(lines).toContain(`${name}=`);
+    }
+  });
+});
+
+describe('Dockerfile', () => {
+  const text = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
+
+  it('copies only files that exist, including app.yml for the setup flow', () => {
+    const sources = [...text.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
+    expect(sources).toContain('app.yml');
+    for (const source of sources) {
+      expect({ source, exists: existsSync(new URL(`../../${source}`, import.meta.url)) }).toEqual({ source, exists: true });
+    }
+  });
+
+  it('runs `greenfix serve` under tini as a non-root user, port 3000', () => {
+    expect(text).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
+    expect(text).toMatch(/^CMD \["node", "dist\/src\/cli\/main.js", "serve"\]$/m);
+    expect(text).toMatch(/^USER greenfix$/m);
+    expect(text).toMatch(/^EXPOSE 3000$/m);
   });
 });
