@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import nock from 'nock';
 import { createHttpRoutes, type HttpRoutesOptions } from '../../src/app/http-routes.js';
 import { createMetrics } from '../../src/app/metrics.js';
 import { startTestServer, type TestServer } from '../support/github-app.js';
@@ -40,7 +41,10 @@ describe('http routes on a real Probot server', () => {
   beforeAll(async () => {
     server = await startTestServer({ handlers: [createHttpRoutes(options)] });
   });
-  afterAll(() => server.stop());
+  afterAll(async () => {
+    await server.stop();
+    nock.restore(); // github-app.ts loads nock, which patches node:http for later test files too
+  });
   beforeEach(() => {
     healthy = async () => ({ queued: 0 });
     problems.length = 0;

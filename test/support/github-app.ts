@@ -15,7 +15,8 @@ export function testAppCredentials(): { appId: number; privateKey: string } {
 
 /**
  * `POST /app/installations/<id>/access_tokens`, answered for every call (persisted): Probot asks
- * again whenever its token cache misses. Call `nock.cleanAll()` in afterEach.
+ * again whenever its token cache misses. Call `nock.cleanAll()` in afterEach, and `nock.restore()`
+ * in afterAll: nock patches node:http, which outlives the test file's module registry.
  */
 export function nockInstallationToken(
   installationId: number,

@@ -52,6 +52,7 @@ describe('sendWebhook into a real Probot server', () => {
     await server.stop();
     nock.cleanAll();
     nock.enableNetConnect();
+    nock.restore(); // unpatch node:http: core modules outlive this file's module registry
   });
 
   beforeEach(() => {

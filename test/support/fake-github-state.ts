@@ -1,0 +1,91 @@
+/** The state of a fake GitHub repository: what greenfix did there, for tests to assert on. */
+export interface FakeComment {
+  id: number;
+  issue: number;
+  body: string;
+  user: string;
+}
+
+export interface FakePull {
+  number: number;
+  head: string;
+  headSha: string;
+  base: string;
+  title: string;
+  body: string;
+  draft: boolean;
+  state: 'open' | 'closed';
+  author: string;
+  /** `owner/name` of the head repository (a fork when it differs). */
+  headRepo: string;
+}
+
+export interface FakeCheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  external_id: string;
+  status: string;
+  conclusion: string | null;
+  output: { title?: string; summary?: string; text?: string };
+  app: { id: number; slug: string };
+}
+
+export interface FakeReaction {
+  issue: number;
+  commentId: number | null;
+  content: string;
+}
+
+/** A failure to inject: the next matching request gets `status`; with `apply`, GitHub did it anyway. */
+export interface InjectedFailure {
+  method: string;
+  path: RegExp;
+  status: number;
+  apply: boolean;
+  headers?: Record<string, string>;
+  times: number;
+}
+
+export interface FakeGitHubState {
+  owner: string;
+  repo: string;
+  appId: number;
+  appSlug: string;
+  token: string;
+  comments: FakeComment[];
+  pulls: FakePull[];
+  checkRuns: FakeCheckRun[];
+  reactions: FakeReaction[];
+  /** role_name by login; absent = 'read'. */
+  roles: Record<string, string>;
+  /** `.github/greenfix.yml` content, or null. */
+  config: string | null;
+  /** Job logs by Actions job id. */
+  jobLogs: Record<number, string>;
+  failures: InjectedFailure[];
+  /** Every request seen: `METHOD /path`. */
+  requests: string[];
+  nextId: number;
+}
+
+export function newFakeGitHubState(overrides: Partial<FakeGitHubState> = {}): FakeGitHubState {
+  return {
+    owner: 'octo-org',
+    repo: 'widgets',
+    appId: 1,
+    appSlug: 'greenfix',
+    token: 'ghs_test',
+    comments: [],
+    pulls: [],
+    checkRuns: [],
+    reactions: [],
+    roles: {},
+    config: null,
+    jobLogs: {},
+    failures: [],
+    requests: [],
+    nextId: 1000,
+    ...overrides,
+  };
+}

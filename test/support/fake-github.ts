@@ -1,0 +1,58 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import nock from 'nock';
+import type { FakeGitHubState } from './fake-github-state.js';
+import { routeFakeGitHub, type FakeResponse } from './fake-github-routes.js';
+
+export * from './fake-github-state.js';
+
+/** Handles one request against the state, applying injected failures first. */
+export function answer(state: FakeGitHubState, method: string, url: string, body: unknown, accept: string): FakeResponse {
+  const path = new URL(url, 'http://x').pathname.replace(/^\/api\/v3/, '');
+  state.requests.push(`${method} ${path}`);
+  const failure = state.failures.find((f) => f.times > 0 && f.method === method && f.path.test(path));
+  if (failure) {
+    failure.times -= 1;
+    if (failure.apply) routeFakeGitHub(state, method, url, body, accept);
+    return { status: failure.status, body: { message: 'injected failure' }, ...(failure.headers ? { headers: failure.headers } : {}) };
+  }
+  return routeFakeGitHub(state, method, url, body, accept);
+}
+
+/** GitHub's API through nock, in this process (persisted; `nock.cleanAll()` removes it). */
+export function nockFakeGitHub(state: FakeGitHubState, baseUrl = 'https://api.github.com'): nock.Scope {
+  const scope = nock(baseUrl).persist();
+  for (const method of ['get', 'post', 'patch', 'put', 'delete'] as const) {
+    scope.intercept(/.*/, method.toUpperCase()).reply(function reply(uri, body) {
+      const accept = String(this.req.headers.accept ?? '');
+      const r = answer(state, method.toUpperCase(), uri, typeof body === 'string' && body ? JSON.parse(body) : body, accept);
+      return [r.status, r.raw ?? r.body, r.headers ?? {}];
+    });
+  }
+  return scope;
+}
+
+/** The same fake as a real HTTP server on loopback, for an app running in another process. */
+export async function serveFakeGitHub(state: FakeGitHubState): Promise<{ baseUrl: string; host: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const r = answer(state, req.method ?? 'GET', req.url ?? '/', text ? JSON.parse(text) : undefined, String(req.headers.accept ?? ''));
+      const payload = r.raw ?? JSON.stringify(r.body ?? {});
+      res.writeHead(r.status, { 'content-type': r.raw !== undefined ? 'text/plain' : 'application/json', ...(r.headers ?? {}) });
+      res.end(payload);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    host: `127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${port}/api/v3`,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
