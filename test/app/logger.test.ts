@@ -47,6 +47,20 @@ describe('createLogger', () => {
     expect(entry.msg).toBe('calling GitHub');
   });
 
+  it('redacts the authorization header of a logged octokit error', async () => {
+    const out = capture();
+    const log = await createLogger({ destination: out.stream });
+    const err = Object.assign(new Error('Bad credentials'), {
+      status: 401,
+      request: { method: 'GET', url: 'https://api.github.com/x', headers: { authorization: `token ${TOKEN}` } },
+    });
+    log.error({ err }, 'GitHub said no');
+    const entry = JSON.parse(out.lines()[0]!);
+    expect(entry.err.request.headers.authorization).toBe(REDACTED);
+    expect(entry.err.status).toBe(401);
+    expect(out.lines()[0]).not.toContain(TOKEN);
+  });
+
   it('honours the level', async () => {
     const out = capture();
     const log = await createLogger({ level: 'warn', destination: out.stream });
