@@ -6,10 +6,13 @@ export type RemoteOperation = 'fetch' | 'ls-remote' | 'push';
 /**
  * Why talking to the remote failed, from the HTTP status the remote gives the same credentials:
  * `auth` 401 (bad or expired token), `forbidden` 403 (token lacks the permission), `not_found`
- * 404, `unreachable` (no HTTP answer), `server` (any other status), `rejected` (the remote
- * answers fine, so git itself refused or failed: a hook, a corrupt local repo).
+ * 404, `unreachable` (no HTTP answer), `server` (any other status), `timeout` (git ran out of
+ * time), `rejected` (the remote answers fine, so git itself refused or failed: a lease, a hook, a
+ * corrupt local repository).
  */
-export type RemoteErrorKind = 'auth' | 'forbidden' | 'not_found' | 'unreachable' | 'server' | 'rejected';
+export type RemoteErrorKind = 'auth' | 'forbidden' | 'not_found' | 'unreachable' | 'server' | 'timeout' | 'rejected';
+
+const TRANSIENT: ReadonlySet<RemoteErrorKind> = new Set(['unreachable', 'server', 'timeout']);
 
 /** A git command against the remote failed. Never carries the token (it is redacted). */
 export class GitRemoteError extends Error {
@@ -23,6 +26,11 @@ export class GitRemoteError extends Error {
     readonly gitError: GitError,
   ) {
     super(`git ${operation} failed (${kind}${status === null ? '' : `, HTTP ${status}`}): ${gitError.stderr.trim().slice(0, 300)}`);
+  }
+
+  /** Worth retrying later with backoff; the other kinds need a person (token, permission, repo). */
+  get transient(): boolean {
+    return TRANSIENT.has(this.kind);
   }
 }
 
@@ -49,8 +57,10 @@ export async function remoteGit(args: string[], opts: RemoteGitOptions): Promise
     });
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
+    const redacted = redactGitError(error, opts.token);
+    if (error.kind === 'timeout') throw new GitRemoteError('timeout', opts.operation, null, redacted);
     const { kind, status } = await probeRemote(opts.cloneUrl, opts.token, opts.operation);
-    throw new GitRemoteError(kind, opts.operation, status, redactGitError(error, opts.token));
+    throw new GitRemoteError(kind, opts.operation, status, redacted);
   }
 }
 

@@ -10,8 +10,11 @@ import { rev, startUpstream, TOKEN, type Upstream } from './mirror-fixture.js';
 
 const temp = new TempDirs();
 let up: Upstream;
+/** Runs before the server serves a request: the timeout test holds requests here. */
+let beforeRequest: () => Promise<void>;
 beforeEach(async () => {
-  up = await startUpstream(temp);
+  beforeRequest = async () => undefined;
+  up = await startUpstream(temp, { beforeRequest: () => beforeRequest() });
 });
 afterEach(async () => {
   await up.server.close();
@@ -74,6 +77,21 @@ describe('syncMirror', () => {
     await expect(syncMirror({ ...opts, cloneUrl: 'ext::sh -c touch% /tmp/pwned' })).rejects.toBeInstanceOf(TypeError);
     await expect(syncMirror({ ...opts, cloneUrl: up.cloneUrl, refs: ['main'] })).rejects.toThrow('not a full ref name');
     await expect(syncMirror({ ...opts, cloneUrl: up.cloneUrl, refs: ['refs/heads/a:refs/heads/b'] })).rejects.toBeInstanceOf(TypeError);
+  });
+
+  it('an unreachable remote and a timeout are transient errors; a timeout keeps the mirror', async () => {
+    const { gitDir } = await sync();
+    writeFileSync(join(gitDir, 'marker'), 'kept\n');
+    let release = () => undefined as void;
+    beforeRequest = () => new Promise<void>((resolve) => (release = resolve));
+    const timedOut = syncMirror({ workdir: up.workdir, repoId: 42, cloneUrl: up.cloneUrl, token: TOKEN, refs: ['refs/heads/main'], timeoutMs: 500 });
+    await expect(timedOut).rejects.toMatchObject({ kind: 'timeout', transient: true });
+    expect(existsSync(join(gitDir, 'marker'))).toBe(true);
+    release();
+
+    await up.server.close();
+    const error = await sync().catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'unreachable', status: null, transient: true });
   });
 
   it('a worktree per job works on the bare mirror and shares its objects', async () => {
