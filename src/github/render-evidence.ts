@@ -1,4 +1,4 @@
-import { codeBlock, codeSpan, details, formatDuration, tail } from './markdown.js';
+import { codeBlock, codeSpan, details, formatDuration, oneLine, tail } from './markdown.js';
 import type { Evidence } from './report.js';
 
 /** Output tail shown with the evidence; the check run's text carries more. */
@@ -14,7 +14,7 @@ export function evidenceFacts(evidence: Evidence): string {
   return [
     `- verified tree: ${codeSpan(evidence.tree)}`,
     `- commit: ${codeSpan(evidence.commit)} on ${codeSpan(evidence.branch)}`,
-    `- command: ${codeSpan(evidence.command)}`,
+    `- command: ${codeSpan(oneLine(evidence.command, 1000))}`,
     `- exit code: ${evidence.exitCode}`,
     `- duration: ${formatDuration(evidence.durationMs)}`,
   ].join('\n');

@@ -14,7 +14,7 @@ export interface RefusalDetails {
   attempts?: number;
   maxAttempts?: number;
   /** Failing check names (base_failing). */
-  checks?: string[];
+  checks?: readonly string[];
   baseRef?: string;
   command?: string;
 }
