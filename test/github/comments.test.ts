@@ -62,6 +62,18 @@ describe('upsertComment', () => {
     expect(f.sleeps).toEqual([1000]);
   });
 
+  it('the same with Probot\'s default throttling on (writes spaced a second apart)', async () => {
+    const f = fixture(3, true);
+    const scope = api(f.seen)
+      .get(COMMENTS).query(true).reply(200, [])
+      .post(COMMENTS).reply(502, { message: 'Bad Gateway' })
+      .get(COMMENTS).query(true).reply(200, [])
+      .post(COMMENTS).reply(201, { id: 45 });
+    await expect(f.host.upsertComment(7, MARKER, 'hello')).resolves.toBe(45);
+    expect(scope.isDone()).toBe(true);
+    expect(f.seen).toEqual([`GET ${COMMENTS}`, `POST ${COMMENTS}`, `GET ${COMMENTS}`, `POST ${COMMENTS}`]);
+  });
+
   it('429 with retry-after: waits what GitHub asked, re-lists, then creates', async () => {
     const f = fixture();
     const scope = api(f.seen)

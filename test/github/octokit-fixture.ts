@@ -11,8 +11,8 @@ export const REPO = 'widgets';
  * A real ProbotOctokit: its retry plugin stays on (with a 1 ms base delay, so a retried GET does
  * not slow the suite); throttling is off only because it spaces writes a second apart.
  */
-export function testOctokit(): ProbotOctokit {
-  return new ProbotOctokit({ auth: { token: 'test-token' }, retry: { retryAfterBaseValue: 1 }, throttle: { enabled: false } });
+export function testOctokit(throttle = false): ProbotOctokit {
+  return new ProbotOctokit({ auth: { token: 'test-token' }, retry: { retryAfterBaseValue: 1 }, ...(throttle ? {} : { throttle: { enabled: false } }) });
 }
 
 export interface Fixture {
@@ -22,10 +22,10 @@ export interface Fixture {
   seen: string[];
 }
 
-export function fixture(createAttempts = 3): Fixture {
+export function fixture(createAttempts = 3, throttle = false): Fixture {
   const sleeps: number[] = [];
   const seen: string[] = [];
-  const host = createGitHost(testOctokit(), { owner: OWNER, repo: REPO }, {
+  const host = createGitHost(testOctokit(throttle), { owner: OWNER, repo: REPO }, {
     createAttempts,
     sleep: async (ms) => {
       sleeps.push(ms);
