@@ -23,7 +23,7 @@ const routes: Route[] = [
     return json(200, { permission, role_name: role, user: { login: p.user } });
   }],
   ['GET', new RegExp(`^${R}/contents/(?<path>.+)$`), (s, p, _b, _q, accept) => {
-    const mine = p.owner === s.owner && p.repo === s.repo && p.path === '.github/greenfix.yml';
+    const mine = p.owner === s.owner && p.repo === s.repo && decodeURIComponent(p.path ?? '') === '.github/greenfix.yml';
     if (!mine || s.config === null) return json(404, { message: 'Not Found' });
     return accept.includes('raw') ? { status: 200, raw: s.config } : json(200, { type: 'file', encoding: 'base64', content: Buffer.from(s.config).toString('base64') });
   }],

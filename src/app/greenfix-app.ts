@@ -1,0 +1,76 @@
+import type { ApplicationFunction, Context, Probot } from 'probot';
+import { createGitHost } from '../github/octokit-host.js';
+import type { JobQueue } from '../queue/types.js';
+import { handleWebhook } from './handle-webhook.js';
+import { createHttpRoutes } from './http-routes.js';
+import type { Metrics } from './metrics.js';
+
+export interface AppDeps {
+  queue: JobQueue;
+  metrics: Metrics;
+  /** Tells this process's workers that a job is waiting (no-op for a receiver-only process). */
+  wake: () => void;
+}
+
+/** The events greenfix listens to (app.yml subscribes to the same). */
+export const EVENTS = [
+  'issues.labeled',
+  'issues.unlabeled',
+  'issues.closed',
+  'issue_comment.created',
+  'check_run.completed',
+  'workflow_run.completed',
+  'pull_request.closed',
+] as const;
+
+/**
+ * The Probot app: `/healthz`, `/metrics`, and one handler for every event, which decides,
+ * records and acknowledges, and leaves the work to the queue's workers.
+ */
+export function greenfixApp(deps: AppDeps): ApplicationFunction {
+  return (app, { addHandler }) => {
+    addHandler(createHttpRoutes({ metrics: deps.metrics, check: () => deps.queue.counts(), onUnhealthy: (err) => app.log.error({ err }, 'health check failed') }));
+    deps.metrics.setJobCounts(() => deps.queue.counts());
+    const identity = memoize(() => appIdentity(app));
+    app.on([...EVENTS], async (context) => {
+      const started = performance.now();
+      const log = context.log.child({ deliveryId: context.id, event: context.name });
+      try {
+        const { result, detail } = await handleWebhook(
+          { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(context.octokit, context.repo()), readConfig: () => readConfig(context) },
+          { queue: deps.queue, identity, wake: deps.wake, log },
+        );
+        log.info({ result, detail }, `webhook ${result}`);
+        deps.metrics.webhook(context.name, result, (performance.now() - started) / 1000);
+      } catch (error) {
+        deps.metrics.webhook(context.name, 'error', (performance.now() - started) / 1000);
+        log.error({ err: error }, 'webhook handling failed; GitHub will show the delivery as failed and it can be redelivered');
+        throw error;
+      }
+    });
+  };
+}
+
+/** `.github/greenfix.yml` through Probot (which also looks in the org's `.github` repository). */
+async function readConfig(context: Context): Promise<unknown> {
+  return context.config('greenfix.yml');
+}
+
+async function appIdentity(app: Probot): Promise<{ appId: number; botLogin: string }> {
+  const octokit = await app.auth();
+  const { data } = await octokit.rest.apps.getAuthenticated();
+  if (!data) throw new Error('GitHub did not describe the app (GET /app)');
+  return { appId: data.id, botLogin: `${data.slug ?? 'greenfix'}[bot]` };
+}
+
+/** One lookup per app instance; a failed one is tried again next time. */
+function memoize<T>(fn: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | null = null;
+  return () => {
+    value ??= fn().catch((error: unknown) => {
+      value = null;
+      throw error;
+    });
+    return value;
+  };
+}

@@ -1,0 +1,123 @@
+import { loadRepoConfig } from '../config/load-repo-config.js';
+import { defaultRepoConfig } from '../config/repo-config.js';
+import { renderConfigProblems } from '../config/render-config-problems.js';
+import { renderRefusal } from '../github/render-refusal.js';
+import type { GitHost } from '../github/types.js';
+import type { JobQueue } from '../queue/types.js';
+import { dedupeKeyFor, triggerFor } from '../triggers/index.js';
+import { subjectKey, type CancelRequest, type JobRequest, type Refusal, type TriggerContext } from '../triggers/types.js';
+import { commentIdOf, labelOf } from './payload-fields.js';
+
+export type WebhookResult = 'enqueued' | 'duplicate' | 'ignored' | 'refused' | 'cancelled';
+
+export interface WebhookInput {
+  event: string;
+  payload: unknown;
+  deliveryId: string;
+  host: GitHost;
+  /** The raw `.github/greenfix.yml` (Probot's `context.config`). */
+  readConfig: () => Promise<unknown>;
+}
+
+export interface WebhookDeps {
+  queue: JobQueue;
+  identity: () => Promise<{ appId: number; botLogin: string }>;
+  /** Tells local workers a job is waiting. */
+  wake: () => void;
+  log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+}
+
+const ALLOWED = new Set(['admin', 'maintain', 'write']);
+
+/**
+ * The webhook's whole job: decide (pure triggers), check the sender, record, acknowledge. It
+ * never runs anything; workers do. Every refusal is answered once per issue, sender and reason.
+ */
+export async function handleWebhook(input: WebhookInput, deps: WebhookDeps): Promise<{ result: WebhookResult; detail: string }> {
+  const ctx = await triggerContext(input, deps);
+  if ('problems' in ctx) return ctx.problems;
+  const trigger = triggerFor(input.event, input.payload, ctx);
+  switch (trigger.type) {
+    case 'ignored':
+      return { result: 'ignored', detail: trigger.reason };
+    case 'refuse':
+      return refuse(input, deps, trigger.refusal);
+    case 'job': {
+      const denied = trigger.authorize ? await unauthorized(input, deps, trigger.request) : null;
+      return denied ?? enqueue(input, deps, trigger.request);
+    }
+    case 'cancel': {
+      const denied = trigger.authorize ? await unauthorized(input, deps, trigger.request) : null;
+      return denied ?? cancel(input, deps, trigger.request);
+    }
+  }
+}
+
+/** The label and branch prefix come from the repo config; only label events need it read here. */
+async function triggerContext(input: WebhookInput, deps: WebhookDeps): Promise<TriggerContext | { problems: { result: WebhookResult; detail: string } }> {
+  const { appId, botLogin } = await deps.identity();
+  const defaults = defaultRepoConfig();
+  const base = { appId, botLogin, label: defaults.label, branchPrefix: defaults.branch_prefix };
+  if (input.event !== 'issues') return base;
+  const label = labelOf(input.payload);
+  if (!label) return base;
+  const loaded = await loadRepoConfig(input.readConfig);
+  if (loaded.ok) return { ...base, label: loaded.config.label, branchPrefix: loaded.config.branch_prefix };
+  // An invalid config cannot say which label it meant; answer on the default label only.
+  if (label.name === defaults.label && label.action === 'labeled') {
+    const key = `config:${label.repoId}#${label.number}:${loaded.problems.join('|')}`;
+    if (await deps.queue.noteOnce(key)) await input.host.upsertComment(label.number, '<!-- greenfix:config-errors -->', renderConfigProblems(loaded.problems));
+  }
+  return { problems: { result: 'refused', detail: `invalid .github/greenfix.yml: ${loaded.problems.length} problem(s)` } };
+}
+
+async function unauthorized(input: WebhookInput, deps: WebhookDeps, request: JobRequest | CancelRequest): Promise<{ result: WebhookResult; detail: string } | null> {
+  const permission = await input.host.permission(request.sender);
+  if (ALLOWED.has(permission)) return null;
+  return refuse(input, deps, {
+    installationId: request.installationId,
+    repo: request.repo,
+    number: request.number,
+    sender: request.sender,
+    code: 'unauthorized',
+    message: `@${request.sender} has ${permission} permission; write, maintain or admin is needed`,
+  });
+}
+
+async function refuse(input: WebhookInput, deps: WebhookDeps, refusal: Refusal): Promise<{ result: WebhookResult; detail: string }> {
+  const detail = `${refusal.code}: ${refusal.message}`;
+  if (refusal.number <= 0) return { result: 'refused', detail: `${detail} (no issue or PR to answer on)` };
+  if (await deps.queue.noteOnce(`refuse:${subjectKey(refusal.repo, refusal.number)}:${refusal.code}:${refusal.sender}`)) {
+    await input.host.comment(refusal.number, renderRefusal(refusal.code, { sender: refusal.sender, message: refusal.message }));
+  }
+  return { result: 'refused', detail };
+}
+
+async function enqueue(input: WebhookInput, deps: WebhookDeps, request: JobRequest): Promise<{ result: WebhookResult; detail: string }> {
+  const dedupeKey = dedupeKeyFor(request);
+  const { job, created, superseded } = await deps.queue.enqueue(request, { deliveryId: input.deliveryId, ...(dedupeKey ? { dedupeKey } : {}) });
+  if (!created) return { result: 'duplicate', detail: `job ${job.id} exists` };
+  deps.wake();
+  await acknowledge(input, deps);
+  return { result: 'enqueued', detail: `job ${job.id}${superseded.length ? `, superseding ${superseded.join(', ')}` : ''}` };
+}
+
+async function cancel(input: WebhookInput, deps: WebhookDeps, request: CancelRequest): Promise<{ result: WebhookResult; detail: string }> {
+  const affected = await deps.queue.cancel(subjectKey(request.repo, request.number), request.reason);
+  if (request.explicit) {
+    await acknowledge(input, deps);
+    if (affected.length === 0) await input.host.comment(request.number, 'Nothing to cancel: greenfix is not working on this right now.');
+  }
+  return { result: 'cancelled', detail: `${affected.length} job(s): ${request.reason}` };
+}
+
+/** 👀 on the comment (or the issue) that asked: seen, at once. Never fatal. */
+async function acknowledge(input: WebhookInput, deps: WebhookDeps): Promise<void> {
+  const target = commentIdOf(input.payload);
+  if (!target) return;
+  try {
+    await input.host.react(target.number, target.commentId, 'eyes');
+  } catch (error) {
+    deps.log.warn({ deliveryId: input.deliveryId, err: error instanceof Error ? error.message : String(error) }, 'reaction failed');
+  }
+}

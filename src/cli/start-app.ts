@@ -1,0 +1,110 @@
+import { Probot, Server } from 'probot';
+import type { Logger } from 'pino';
+import { greenfixApp } from '../app/greenfix-app.js';
+import { createMetrics, type Metrics } from '../app/metrics.js';
+import type { CrashPoints } from '../agent/crash-points.js';
+import { createGitHost } from '../github/octokit-host.js';
+import type { ChatModel } from '../model/types.js';
+import type { JobQueue } from '../queue/types.js';
+import type { FileOwner } from '../sandbox/ownership.js';
+import type { Sandbox } from '../sandbox/types.js';
+import type { JobEnv } from '../run/job-env.js';
+import { runJob } from '../run/run-job.js';
+import { startWorkerPool, type WorkerPool } from '../run/worker-pool.js';
+import type { JobRequest } from '../triggers/types.js';
+
+export interface AppOptions {
+  appId: number;
+  privateKey: string;
+  secret: string;
+  /** GitHub's API (GHES: `<protocol>://<host>/api/v3`); undefined = api.github.com. */
+  baseUrl?: string;
+  host: string;
+  port: number;
+  role: 'all' | 'receiver' | 'worker';
+  log: Logger;
+  queue: JobQueue;
+  model: ChatModel;
+  sandbox: Sandbox;
+  fileOwner: FileOwner | null;
+  workdir: string;
+  concurrency: number;
+  workerId: string;
+  crashPoints: CrashPoints;
+  /** Lease/heartbeat/poll timings; defaults suit production. */
+  timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number };
+}
+
+export interface RunningApp {
+  /** `http://host:port` of the webhook server; null for a worker-only process. */
+  url: string | null;
+  pool: WorkerPool | null;
+  metrics: Metrics;
+  stop(graceMs: number): Promise<void>;
+}
+
+/**
+ * Starts what the role asks for: the webhook server (Probot), the worker pool, or both. The
+ * receiver only records jobs; workers (here or in other processes) claim and run them.
+ */
+export async function startApp(o: AppOptions): Promise<RunningApp> {
+  const metrics = createMetrics();
+  const probotOptions = { appId: o.appId, privateKey: o.privateKey, secret: o.secret, log: o.log, ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}) };
+  const t = { leaseMs: 60_000, heartbeatMs: 15_000, pollMs: 1_000, progressIntervalMs: 15_000, ...o.timings };
+  let pool: WorkerPool | null = null;
+  if (o.role !== 'receiver') {
+    const probot = new Probot(probotOptions);
+    const env = jobEnv(o, probot, metrics, t.progressIntervalMs);
+    pool = startWorkerPool({
+      queue: o.queue,
+      workerId: o.workerId,
+      concurrency: o.concurrency,
+      leaseMs: t.leaseMs,
+      heartbeatMs: t.heartbeatMs,
+      pollMs: t.pollMs,
+      runJob: (claimed, signal) => runJob(env, claimed, signal),
+      log: o.log,
+    });
+  }
+  let server: Server | null = null;
+  let url: string | null = null;
+  if (o.role !== 'worker') {
+    server = new Server({ Probot: Probot.defaults(probotOptions), host: o.host, port: String(o.port) as unknown as number, log: o.log });
+    const workers = pool;
+    await server.load(greenfixApp({ queue: o.queue, metrics, wake: () => workers?.wake() }));
+    const http = await server.start();
+    const address = http.address();
+    url = address && typeof address === 'object' ? `http://${o.host}:${address.port}` : null;
+  }
+  return {
+    url,
+    pool,
+    metrics,
+    async stop(graceMs) {
+      await server?.stop();
+      await pool?.stop({ graceMs });
+    },
+  };
+}
+
+function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressIntervalMs: number): JobEnv {
+  const octokitFor = (request: JobRequest) => probot.auth(request.installationId);
+  return {
+    workdir: o.workdir,
+    sandbox: o.sandbox,
+    fileOwner: o.fileOwner,
+    model: o.model,
+    hostFor: async (request) => createGitHost(await octokitFor(request), { owner: request.repo.owner, repo: request.repo.name }),
+    readConfig: async (request) => {
+      const octokit = await octokitFor(request);
+      const { files, config } = await octokit.config.get({ owner: request.repo.owner, repo: request.repo.name, path: '.github/greenfix.yml' });
+      return files.every((file) => file.config === null) ? null : config;
+    },
+    queue: o.queue,
+    crashPoints: o.crashPoints,
+    now: Date.now,
+    log: o.log,
+    progressIntervalMs,
+    onFinished: (s) => metrics.jobFinished(s.kind as JobRequest['kind'], s.outcome, s.seconds, { prompt: s.tokens, completion: 0 }, s.steps),
+  };
+}

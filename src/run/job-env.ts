@@ -1,0 +1,34 @@
+import type { CrashPoints } from '../agent/crash-points.js';
+import type { GitHost } from '../github/types.js';
+import type { ChatModel } from '../model/types.js';
+import type { JobQueue } from '../queue/types.js';
+import type { FileOwner } from '../sandbox/ownership.js';
+import type { Sandbox } from '../sandbox/types.js';
+import type { JobRequest } from '../triggers/types.js';
+
+export interface JobLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** What every job of a worker process shares; built once at startup (serve command, tests). */
+export interface JobEnv {
+  /** GREENFIX_WORKDIR: mirrors and jobs live under it. */
+  workdir: string;
+  sandbox: Sandbox;
+  fileOwner: FileOwner | null;
+  model: ChatModel;
+  /** A GitHost for the request's installation and repository. */
+  hostFor(request: JobRequest): Promise<GitHost>;
+  /** The raw `.github/greenfix.yml` (null when absent); throws on a YAML syntax error. */
+  readConfig(request: JobRequest): Promise<unknown>;
+  queue: Pick<JobQueue, 'listBySubject'>;
+  crashPoints: CrashPoints;
+  now: () => number;
+  log: JobLog;
+  /** Minimum milliseconds between progress edits of a status comment. */
+  progressIntervalMs: number;
+  /** Called once per finished job, for metrics. */
+  onFinished?: (summary: { kind: string; outcome: string; seconds: number; tokens: number; steps: number }) => void;
+}

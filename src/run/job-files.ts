@@ -1,0 +1,63 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { JobTarget } from './job-target.js';
+
+/** Where a job keeps its worktree, journal and state: `<workdir>/jobs/<job id>/`. */
+export interface JobFiles {
+  dir: string;
+  worktree: string;
+  journal: string;
+  /** runFix's state (setup done, published). */
+  state: string;
+  /** The target decided at the start, so a resumed job pushes where the first attempt meant to. */
+  target: string;
+  /** The private index of the tree hash. */
+  index: string;
+}
+
+export function jobFiles(workdir: string, jobId: string): JobFiles {
+  const dir = join(workdir, 'jobs', jobId.replace(/[^A-Za-z0-9_-]/g, '_'));
+  return {
+    dir,
+    worktree: join(dir, 'worktree'),
+    journal: join(dir, 'journal.jsonl'),
+    state: join(dir, 'run.json'),
+    target: join(dir, 'target.json'),
+    index: join(dir, 'index'),
+  };
+}
+
+/** 0711 all the way down: the sandbox user may pass through to the worktree, but list nothing. */
+export function makeJobDir(workdir: string, files: JobFiles): void {
+  for (const dir of [workdir, join(workdir, 'jobs'), files.dir]) {
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o711);
+  }
+}
+
+const TargetSchema = z.object({
+  branch: z.string(),
+  baseRef: z.string(),
+  fetchRefs: z.array(z.string()),
+  prBase: z.string(),
+  protectedBranches: z.array(z.string()),
+  fixesIssue: z.number().nullable(),
+  title: z.string(),
+});
+
+export function loadTarget(files: JobFiles): JobTarget | null {
+  if (!existsSync(files.target)) return null;
+  return TargetSchema.parse(JSON.parse(readFileSync(files.target, 'utf8')));
+}
+
+export function saveTarget(files: JobFiles, target: JobTarget): void {
+  writeFileSync(`${files.target}.tmp`, JSON.stringify(target), { mode: 0o600 });
+  renameSync(`${files.target}.tmp`, files.target);
+}
+
+/** Everything but what a later look may need is gone; called when a job is over for good. */
+export function removeJobFiles(files: JobFiles): void {
+  rmSync(files.worktree, { recursive: true, force: true });
+  rmSync(files.index, { recursive: true, force: true });
+}

@@ -1,0 +1,77 @@
+import { renderStatusComment } from '../github/render-status-comment.js';
+import { statusMarker } from '../github/status-marker.js';
+import type { JobOutcomeReport, JobReport, PhaseName, PhaseState } from '../github/report.js';
+import type { GitHost } from '../github/types.js';
+
+export interface ReporterDeps {
+  host: GitHost;
+  report: JobReport;
+  now: () => number;
+  /** Progress edits closer together than this are skipped (phase changes always go out). */
+  minIntervalMs: number;
+  onError: (error: unknown) => void;
+}
+
+export const RETRY_HINT = 'Comment `/agent retry` (optionally followed by instructions) to try again, or `/agent cancel` to stop.';
+
+/**
+ * The job's one status comment, edited in place. Writes are serialised (two racing upserts could
+ * both create the comment); phase changes go out at once, agent progress at most every
+ * `minIntervalMs`. A failed progress edit is reported and skipped: the next one carries the
+ * whole state. The final edit must arrive, so its failure fails the job (whose retry reports again).
+ */
+export class JobReporter {
+  private lastWrite = Number.NEGATIVE_INFINITY;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: ReporterDeps) {}
+
+  get report(): JobReport {
+    return this.deps.report;
+  }
+
+  /** Queues a phase change; `flush()` waits for it. Safe to call from synchronous callbacks. */
+  phase(name: PhaseName, state: PhaseState, detail?: string): Promise<void> {
+    const phase = this.deps.report.phases.find((p) => p.name === name);
+    if (phase) {
+      phase.state = state;
+      if (detail === undefined) delete phase.detail;
+      else phase.detail = detail;
+    }
+    return this.enqueue(false);
+  }
+
+  progress(steps: number, tokens: number): Promise<void> {
+    this.deps.report.steps = steps;
+    this.deps.report.tokens = tokens;
+    if (this.deps.now() - this.lastWrite < this.deps.minIntervalMs) return this.chain;
+    this.lastWrite = this.deps.now();
+    return this.enqueue(false);
+  }
+
+  async finish(outcome: JobOutcomeReport): Promise<void> {
+    this.deps.report.outcome = outcome;
+    for (const phase of this.deps.report.phases) {
+      if (phase.state === 'running') phase.state = outcome.status === 'published' ? 'done' : 'failed';
+    }
+    await this.enqueue(true);
+  }
+
+  flush(): Promise<void> {
+    return this.chain;
+  }
+
+  private enqueue(strict: boolean): Promise<void> {
+    const write = this.chain.then(() => this.upsert());
+    this.chain = write.catch((error: unknown) => {
+      if (!strict) this.deps.onError(error);
+    });
+    return strict ? write : this.chain;
+  }
+
+  private async upsert(): Promise<void> {
+    this.lastWrite = this.deps.now();
+    const marker = statusMarker(this.deps.report.jobId);
+    await this.deps.host.upsertComment(this.deps.report.number, marker, `${marker}\n${renderStatusComment(this.deps.report, RETRY_HINT)}`);
+  }
+}

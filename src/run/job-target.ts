@@ -1,0 +1,83 @@
+import type { RepoConfig } from '../config/repo-config.js';
+import type { PullRequestInfo } from '../github/types.js';
+import type { JobRequest } from '../triggers/types.js';
+
+/** Where a job's fix goes: decided once per job (and saved), from the request, config and PR. */
+export interface JobTarget {
+  /** The branch greenfix pushes: always under the configured prefix. */
+  branch: string;
+  /** The ref, as fetched into the mirror, whose commit is the fix's parent. */
+  baseRef: string;
+  /** Refs to fetch into the mirror. */
+  fetchRefs: string[];
+  /** The branch the pull request targets. */
+  prBase: string;
+  /** Branches greenfix must never push to. */
+  protectedBranches: string[];
+  /** "Fixes #n" in the PR body; null when the job answers a PR with no issue. */
+  fixesIssue: number | null;
+  /** The commit subject and PR title. */
+  title: string;
+}
+
+export type TargetPlan =
+  | { type: 'target'; target: JobTarget }
+  | { type: 'refuse'; code: 'fork' | 'humans_opt_in' | 'closed'; message: string }
+  | { type: 'skip'; reason: string };
+
+/**
+ * Pure: issues get `<prefix>issue-<n>` against the default branch (a retry reuses it); greenfix's
+ * own PRs get a new commit on their branch; humans' PRs get a PR of greenfix's against their
+ * branch, never a push to it. Forks are refused: their branches are not ours to push to.
+ */
+export function planTarget(request: JobRequest, config: RepoConfig, pr: PullRequestInfo | null): TargetPlan {
+  const prefix = config.branch_prefix;
+  const main = request.repo.defaultBranch;
+  if (!pr) {
+    return {
+      type: 'target',
+      target: {
+        branch: `${prefix}issue-${request.number}`,
+        baseRef: `refs/heads/${main}`,
+        fetchRefs: [`refs/heads/${main}`],
+        prBase: main,
+        protectedBranches: [main],
+        fixesIssue: request.number,
+        title: `Fix #${request.number}: ${oneLine(request.title)}`,
+      },
+    };
+  }
+  if (pr.state !== 'open') return { type: 'refuse', code: 'closed', message: `pull request #${pr.number} is closed` };
+  if (pr.headRepoFullName !== `${request.repo.owner}/${request.repo.name}`) {
+    return { type: 'refuse', code: 'fork', message: `#${pr.number} comes from a fork; greenfix only pushes to branches of this repository` };
+  }
+  if (request.kind === 'ci_fix' && request.ci && request.ci.headSha !== pr.headSha) {
+    return { type: 'skip', reason: `#${pr.number} has moved on from ${request.ci.headSha.slice(0, 7)}; the failure is outdated` };
+  }
+  const pull = `refs/pull/${pr.number}/head`;
+  const own = pr.headRef.startsWith(prefix);
+  if (!own && request.kind === 'ci_fix' && !config.autofix.humans) {
+    return { type: 'refuse', code: 'humans_opt_in', message: 'fixing CI on pull requests by people is off (`autofix.humans` in .github/greenfix.yml)' };
+  }
+  if (own && request.kind === 'ci_fix' && !config.autofix.own) {
+    return { type: 'skip', reason: 'fixing CI on greenfix pull requests is off (`autofix.own`)' };
+  }
+  const issue = own ? /(?:^|\/)issue-(\d+)$/.exec(pr.headRef) : null;
+  return {
+    type: 'target',
+    target: {
+      branch: own ? pr.headRef : `${prefix}pr-${pr.number}`,
+      baseRef: pull,
+      fetchRefs: [pull],
+      prBase: own ? pr.baseRef : pr.headRef,
+      protectedBranches: [...new Set([main, pr.baseRef])],
+      fixesIssue: issue?.[1] ? Number(issue[1]) : null,
+      title: own ? pr.title : `Fix ${request.kind === 'ci_fix' ? 'CI on ' : ''}#${pr.number}: ${oneLine(pr.title)}`,
+    },
+  };
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 100 ? `${line.slice(0, 97)}...` : line;
+}

@@ -1,0 +1,106 @@
+import { loadRepoConfig } from '../config/load-repo-config.js';
+import type { RepoConfig } from '../config/repo-config.js';
+import { renderConfigProblems } from '../config/render-config-problems.js';
+import { newJobReport } from '../github/report.js';
+import type { GitHost } from '../github/types.js';
+import type { Claimed, Job } from '../queue/types.js';
+import { subjectKey } from '../triggers/types.js';
+import { classifyJobError } from './classify-job-error.js';
+import { ciGuard } from './ci-guard.js';
+import { jobFiles, loadTarget, makeJobDir, removeJobFiles, saveTarget, type JobFiles } from './job-files.js';
+import type { JobEnv } from './job-env.js';
+import { JobReporter } from './job-reporter.js';
+import { planTarget, type JobTarget } from './job-target.js';
+import { fixOnWorkspace } from './job-fix.js';
+import type { JobRunResult, WorkerAbortReason } from './worker-pool.js';
+
+const CONFIG_MARKER = '<!-- greenfix:config-errors -->';
+
+/**
+ * One job, start to end (DESIGN §1): report → plan → workspace → agent → gate → publish →
+ * report. Every phase either resumes from saved state or repeats idempotently, so running a
+ * job again after a crash continues it. Failures end in a status comment that says why.
+ */
+export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal): Promise<JobRunResult> {
+  const { job } = claimed;
+  const { request } = job;
+  const started = env.now();
+  const host = await env.hostFor(request);
+  const loaded = await loadRepoConfig(() => env.readConfig(request));
+  const maxSteps = loaded.ok ? loaded.config.max_steps : 0;
+  const reporter = new JobReporter({
+    host,
+    report: newJobReport(job.id, request.kind, request.number, maxSteps),
+    now: env.now,
+    minIntervalMs: env.progressIntervalMs,
+    onError: (error) => env.log.warn({ jobId: job.id, err: errorText(error) }, 'status comment update failed'),
+  });
+  const files = jobFiles(env.workdir, job.id);
+  const finished = (outcome: string, result: JobRunResult, tokens = 0, steps = 0): JobRunResult => {
+    env.onFinished?.({ kind: request.kind, outcome, seconds: (env.now() - started) / 1000, tokens, steps });
+    return result;
+  };
+
+  if (!loaded.ok) {
+    await host.upsertComment(request.number, CONFIG_MARKER, renderConfigProblems(loaded.problems));
+    await reporter.finish({ status: 'failed', sentence: '`.github/greenfix.yml` is not valid, so nothing was run; the comment above lists every problem.' });
+    return finished('config_error', { type: 'failed', message: 'invalid repository config', retryable: false });
+  }
+  try {
+    makeJobDir(env.workdir, files);
+    const target = loadTarget(files) ?? (await decideTarget(env, job, loaded.config, host, files, reporter));
+    if (!target) return finished('refused', { type: 'succeeded', result: { status: 'refused' } });
+    const result = await fixOnWorkspace({ env, job, config: loaded.config, host, files, target, reporter, signal });
+    const tokens = result.outcome.tokens.prompt + result.outcome.tokens.completion;
+    removeJobFiles(files);
+    return finished(result.status, { type: 'succeeded', result: { status: result.status } }, tokens, result.outcome.steps);
+  } catch (error) {
+    return finished('error', await endWithError(env, job, files, reporter, signal, error));
+  }
+}
+
+/** Plans the target once, with its guards; null when the job ends here (refused or skipped). */
+async function decideTarget(env: JobEnv, job: Job, config: RepoConfig, host: GitHost, files: JobFiles, reporter: JobReporter): Promise<JobTarget | null> {
+  const { request } = job;
+  const pr = request.target === 'pull_request' ? await host.getPullRequest(request.number) : null;
+  const plan = planTarget(request, config, pr);
+  if (plan.type !== 'target') {
+    const sentence = plan.type === 'refuse' ? `greenfix did not run: ${plan.message}.` : `Nothing to do: ${plan.reason}.`;
+    await reporter.finish({ status: plan.type === 'refuse' ? 'failed' : 'cancelled', sentence });
+    return null;
+  }
+  const earlier = await env.queue.listBySubject(subjectKey(request.repo, request.number));
+  const stop = await ciGuard(request, plan.target, config, host, earlier, job.id);
+  if (stop) {
+    await reporter.finish({ status: 'cancelled', sentence: stop });
+    return null;
+  }
+  saveTarget(files, plan.target);
+  return plan.target;
+}
+
+async function endWithError(env: JobEnv, job: Job, files: JobFiles, reporter: JobReporter, signal: AbortSignal, error: unknown): Promise<JobRunResult> {
+  const reason = signal.aborted ? (signal.reason as WorkerAbortReason | undefined) : undefined;
+  if (reason?.kind === 'shutdown' || reason?.kind === 'lease_lost') {
+    // Not the job's end: another worker (or this one, restarted) resumes it from its files.
+    return { type: 'failed', message: `interrupted (${reason.kind})`, retryable: true };
+  }
+  if (signal.aborted) {
+    await reporter.flush();
+    await reporter.finish({ status: 'cancelled', sentence: `Cancelled: ${reason?.kind === 'cancelled' ? reason.reason : 'stopped'}.` }).catch(() => undefined);
+    removeJobFiles(files);
+    return { type: 'cancelled' };
+  }
+  const verdict = classifyJobError(error);
+  const last = job.attempts >= job.maxAttempts;
+  env.log.error({ jobId: job.id, err: errorText(error), retryable: verdict.retryable, attempt: job.attempts }, 'job failed');
+  const sentence = verdict.retryable && !last ? `${verdict.sentence} (attempt ${job.attempts} of ${job.maxAttempts}; greenfix will try again)` : verdict.sentence;
+  await reporter.flush();
+  await reporter.finish({ status: 'failed', sentence }).catch((e: unknown) => env.log.warn({ jobId: job.id, err: errorText(e) }, 'final status comment failed'));
+  if (!verdict.retryable || last) removeJobFiles(files);
+  return { type: 'failed', message: verdict.sentence, retryable: verdict.retryable };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

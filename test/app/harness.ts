@@ -1,0 +1,125 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import nock from 'nock';
+import { pino } from 'pino';
+import { createCrashPoints } from '../../src/agent/crash-points.js';
+import { startApp, type RunningApp } from '../../src/cli/start-app.js';
+import { ScriptedModel } from '../../src/model/scripted-model.js';
+import type { ScriptTurn } from '../../src/model/scripted-script.js';
+import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
+import type { JobQueue } from '../../src/queue/types.js';
+import { createSandbox } from '../../src/sandbox/create-sandbox.js';
+import { sandboxFileOwner } from '../../src/sandbox/ownership.js';
+import { cleanup, git, makeRepo, tempDir } from '../cli/helpers.js';
+import { newFakeGitHubState, nockFakeGitHub, type FakeGitHubState } from '../support/fake-github.js';
+import { testAppCredentials } from '../support/github-app.js';
+import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server.js';
+import { sendWebhook, type WebhookAnswer } from '../support/webhook-client.js';
+
+export const INSTALLATION = 42;
+export const SECRET = 'test-secret';
+
+export interface Harness {
+  dir: string;
+  state: FakeGitHubState;
+  queue: JobQueue;
+  app: RunningApp;
+  /** The bare repository behind the fake GitHub's git remote. */
+  remote: string;
+  cloneUrl: string;
+  repository: Record<string, unknown>;
+  send(event: string, payload: Record<string, unknown>, deliveryId?: string): Promise<WebhookAnswer>;
+  /** Waits until no job runs and none is claimable. */
+  settle(): Promise<void>;
+  /** The tree of a branch in the remote, or null. */
+  remoteTree(branch: string): string | null;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  files: Record<string, string>;
+  script: ScriptTurn[];
+  state?: Partial<FakeGitHubState>;
+}
+
+/** A tool-call turn of the scripted model. */
+export function turn(...calls: Array<[string, Record<string, unknown>]>): ScriptTurn {
+  return { tool_calls: calls.map(([name, args]) => ({ name, arguments: args })) };
+}
+
+/**
+ * greenfix as deployed, in this process: the real Probot server on loopback, the SQLite queue,
+ * workers, bwrap, git over real HTTP; GitHub's REST API answered by a stateful fake through nock;
+ * the model scripted.
+ */
+export async function startHarness(options: HarnessOptions): Promise<Harness> {
+  const dir = tempDir('greenfix-app-');
+  const state = newFakeGitHubState({ roles: { octocat: 'admin' }, ...options.state });
+  const remoteRoot = join(dir, 'remote');
+  const remote = join(remoteRoot, state.owner, `${state.repo}.git`);
+  const seed = makeRepo(dir, options.files);
+  mkdirSync(join(remoteRoot, state.owner), { recursive: true });
+  git(dir, 'clone', '--quiet', '--bare', seed, remote);
+  git(remote, 'branch', '-M', 'main');
+  const gitServer: GitHttpServer = await startGitHttpServer({ root: remoteRoot, token: state.token });
+  nock.disableNetConnect();
+  nock.enableNetConnect('127.0.0.1');
+  nockFakeGitHub(state);
+  const queue = openSqliteQueue({ path: join(dir, 'greenfix.db') });
+  const log = pino({ level: 'silent' });
+  const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: () => undefined });
+  const app = await startApp({
+    ...testAppCredentials(),
+    secret: SECRET,
+    host: '127.0.0.1',
+    port: 0,
+    role: 'all',
+    log,
+    queue,
+    model: new ScriptedModel(options.script),
+    sandbox,
+    fileOwner: sandboxFileOwner(),
+    workdir: join(dir, 'work'),
+    concurrency: 2,
+    workerId: 'test-worker',
+    crashPoints: createCrashPoints({}),
+    timings: { leaseMs: 10_000, heartbeatMs: 500, pollMs: 50, progressIntervalMs: 0 },
+  });
+  const cloneUrl = gitServer.url(`${state.owner}/${state.repo}.git`);
+  const repository = {
+    id: 1296269,
+    name: state.repo,
+    full_name: `${state.owner}/${state.repo}`,
+    owner: { login: state.owner, id: 1, type: 'Organization' },
+    clone_url: cloneUrl,
+    default_branch: 'main',
+  };
+  let deliveries = 0;
+  return {
+    dir,
+    state,
+    queue,
+    app,
+    remote,
+    cloneUrl,
+    repository,
+    send: (event, payload, deliveryId) =>
+      sendWebhook(`${app.url}/api/github/webhooks`, { event, deliveryId: deliveryId ?? `delivery-${(deliveries += 1)}`, payload, secret: SECRET }),
+    settle: () => app.pool?.drained() ?? Promise.resolve(),
+    remoteTree: (branch) => {
+      try {
+        return git(remote, 'rev-parse', `refs/heads/${branch}^{tree}`);
+      } catch {
+        return null;
+      }
+    },
+    async close() {
+      await app.stop(0);
+      await queue.close();
+      await gitServer.close();
+      nock.cleanAll();
+      nock.enableNetConnect();
+      cleanup(dir);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import nock from 'nock';
+import { BUGGY_REPO, git } from '../cli/helpers.js';
+import { examplePayload, withInstallation } from '../support/webhook-client.js';
+import { INSTALLATION, startHarness, turn, type Harness } from './harness.js';
+
+const FIX = turn(['edit_file', { path: 'lib.sh', old: '$1 - $2', new: '$1 + $2' }]);
+const SCRIPT = [FIX, turn(['run_tests', {}]), turn(['finish', { summary: 'add() subtracted; it adds now.' }])];
+
+function labeled(h: Harness, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const payload = examplePayload('issues', 'labeled');
+  Object.assign(payload, {
+    repository: h.repository,
+    issue: { ...payload.issue, number: 7, title: 'add() gives the wrong answer', body: 'add 2 3 should be 5', pull_request: undefined },
+    label: { ...payload.label, name: 'agent-fix' },
+    sender: { login: 'octocat', type: 'User', id: 1 },
+    ...overrides,
+  });
+  return withInstallation(payload, INSTALLATION);
+}
+
+describe('labelling an issue agent-fix', () => {
+  let h: Harness;
+  afterEach(async () => h?.close());
+  afterAll(() => nock.restore());
+
+  it('opens one PR whose branch tree is the verified tree, with a status comment and a check run', async () => {
+    h = await startHarness({ files: BUGGY_REPO, script: SCRIPT, state: { config: 'verify: bash test.sh\n' } });
+    const answer = await h.send('issues', labeled(h));
+    expect(answer.status).toBe(200);
+    await h.settle();
+
+    const tree = h.remoteTree('greenfix/issue-7');
+    expect(tree).toMatch(/^[0-9a-f]{40}$/);
+    expect(h.state.pulls).toHaveLength(1);
+    const pr = h.state.pulls[0]!;
+    expect(pr).toMatchObject({ head: 'greenfix/issue-7', base: 'main', title: 'Fix #7: add() gives the wrong answer' });
+    expect(pr.body).toContain('Fixes #7');
+    expect(pr.body).toContain(tree!);
+    const commit = git(h.remote, 'rev-parse', 'refs/heads/greenfix/issue-7');
+    expect(git(h.remote, 'rev-parse', `${commit}^`)).toBe(git(h.remote, 'rev-parse', 'refs/heads/main'));
+    expect(git(h.remote, 'log', '-1', '--format=%B', commit)).toContain(`Verified-tree: ${tree}`);
+
+    expect(h.state.checkRuns).toEqual([expect.objectContaining({ name: 'greenfix/verify', head_sha: commit, conclusion: 'success' })]);
+    expect(h.state.checkRuns[0]!.output.summary ?? '').toContain(tree!);
+    const status = h.state.comments.filter((c) => c.body.includes('greenfix:status'));
+    expect(status).toHaveLength(1);
+    expect(status[0]!.body).toContain(`#${pr.number}`);
+    expect(h.state.reactions).toContainEqual({ issue: 7, commentId: null, content: 'eyes' });
+  });
+});
