@@ -33,6 +33,19 @@ function findLast(lines: string[], re: RegExp, before: number): number {
   return -1;
 }
 
+/** [start, end) of the failing region, or null when nothing looks like an error. */
+function failingRegion(lines: string[]): [number, number] | null {
+  const marker = lines.findIndex((l) => ACTIONS_ERROR.test(l));
+  if (marker >= 0) {
+    const stepStart = Math.max(0, findLast(lines, STEP_START, marker));
+    const first = lines.slice(stepStart, marker).findIndex((l) => ERROR_LINE.test(l));
+    const from = (first >= 0 ? stepStart + first : marker) - CONTEXT_BEFORE;
+    return [Math.max(from, stepStart), Math.min(lines.length, marker + 1 + CONTEXT_AFTER)];
+  }
+  const first = lines.findIndex((l) => ERROR_LINE.test(l));
+  return first >= 0 ? [Math.max(0, first - CONTEXT_BEFORE), lines.length] : null;
+}
+
 /**
  * The region of a CI log that explains the failure. With GitHub Actions markers: the failing
  * step (the one ending in the first `##[error]`), from its first error-looking line (minus a few
@@ -41,22 +54,12 @@ function findLast(lines: string[], re: RegExp, before: number): number {
  */
 export function failingPart(log: string, maxChars: number): string {
   const lines = cleanLog(log);
-  let start: number;
-  let end = lines.length;
-  const marker = lines.findIndex((l) => ACTIONS_ERROR.test(l));
-  if (marker >= 0) {
-    const stepStart = Math.max(0, findLast(lines, STEP_START, marker));
-    const first = lines.slice(stepStart, marker).findIndex((l) => ERROR_LINE.test(l));
-    start = first >= 0 ? stepStart + first - CONTEXT_BEFORE : marker - CONTEXT_BEFORE;
-    start = Math.max(start, stepStart);
-    end = Math.min(lines.length, marker + 1 + CONTEXT_AFTER);
-  } else {
-    const first = lines.findIndex((l) => ERROR_LINE.test(l));
-    start = first >= 0 ? Math.max(0, first - CONTEXT_BEFORE) : lines.length;
+  const region = failingRegion(lines);
+  if (region === null) {
+    const all = cutLongLines(lines.join('\n'), MAX_LINE_CHARS).trim();
+    return maxChars > 0 ? all.slice(-maxChars) : '';
   }
-  let region = cutLongLines(lines.slice(start, end).join('\n'), MAX_LINE_CHARS);
-  if (start >= end) region = cutLongLines(lines.join('\n'), MAX_LINE_CHARS).slice(-maxChars);
-  return fitChars(region.trim(), maxChars);
+  return fitChars(cutLongLines(lines.slice(...region).join('\n'), MAX_LINE_CHARS).trim(), maxChars);
 }
 
 /** clipHeadTail needs room for its marker; below that a plain cut keeps the promise. */

@@ -83,5 +83,7 @@ describe('failingPart', () => {
     expect(part).toContain('line cut');
     expect(failingPart('Error: boom and more', 5)).toHaveLength(5);
     expect(failingPart('', 100)).toBe('');
+    expect(failingPart('quiet log', 0)).toBe('');
+    expect(failingPart('Error: x', 0)).toBe('');
   });
 });
