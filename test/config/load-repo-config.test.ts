@@ -30,6 +30,7 @@ describe('loadRepoConfig', () => {
   });
   afterAll(() => {
     nock.enableNetConnect();
+    nock.restore();
   });
 
   it('no file (404), here or in the owner’s `.github` repository → the defaults', async () => {

@@ -5,6 +5,10 @@ import { loadRepoConfig } from '../../src/config/load-repo-config.js';
 import { examplePayload } from '../triggers/payloads.js';
 
 describe('renderConfigProblems', () => {
+  afterAll(() => {
+    nock.restore();
+  });
+
   it('lists every problem under the hidden marker', () => {
     const body = renderConfigProblems(['unknown key `lable` (did you mean `label`?)', 'autofix.max_attempts: must be at most 10']);
     expect(body.startsWith(CONFIG_ERRORS_MARKER)).toBe(true);

@@ -1,0 +1,101 @@
+import { join, resolve } from 'node:path';
+import { describeIssue } from './describe-issue.js';
+import { EnvConfigError } from './env-config-error.js';
+import { credentialProblems, isSetupMode, type CredentialVars } from './env-rules.js';
+import { EnvSchema, type ParsedEnv } from './env-schema.js';
+
+export { EnvConfigError } from './env-config-error.js';
+
+/** The deployment's settings (DESIGN §3.5), validated once at startup. */
+export interface EnvConfig {
+  /** No APP_ID and no private key: Probot's manifest flow registers the app. */
+  setupMode: boolean;
+  appId?: number;
+  privateKey?: string;
+  /** Absolute. */
+  privateKeyPath?: string;
+  webhookSecret?: string;
+  port: number;
+  host?: string;
+  logLevel: NonNullable<ParsedEnv['LOG_LEVEL']>;
+  logFormat?: NonNullable<ParsedEnv['LOG_FORMAT']>;
+  gheHost?: string;
+  gheProtocol?: NonNullable<ParsedEnv['GHE_PROTOCOL']>;
+  webhookProxyUrl?: string;
+  openaiBaseUrl?: string;
+  openaiApiKey?: string;
+  model?: string;
+  /** Absolute; mirrors, worktrees and job files. */
+  workdir: string;
+  /** Absolute; the embedded queue's SQLite file. */
+  db: string;
+  concurrency: number;
+  role: NonNullable<ParsedEnv['GREENFIX_ROLE']>;
+  redisUrl?: string;
+  sandbox: NonNullable<ParsedEnv['GREENFIX_SANDBOX']>;
+}
+
+export interface EnvDeps {
+  /** Relative paths resolve against it; the default workdir is `<cwd>/.greenfix`. */
+  cwd: string;
+}
+
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_CONCURRENCY = 2;
+export const DEFAULT_WORKDIR_NAME = '.greenfix';
+
+/**
+ * Validates the environment, listing every problem at once in an EnvConfigError. Problems name the
+ * variable and the rule, never the value (several are secrets).
+ */
+export function loadEnvConfig(env: Record<string, string | undefined>, deps: EnvDeps = { cwd: process.cwd() }): EnvConfig {
+  const parsed = EnvSchema.safeParse(env);
+  const fieldProblems = parsed.success ? [] : parsed.error.issues.map((issue) => describeIssue(issue, env));
+  // Rules across variables read the raw values, so they are checked even when a field failed.
+  const vars = credentialVarsOf(env);
+  const keyPath = vars.PRIVATE_KEY_PATH === undefined ? undefined : resolve(deps.cwd, vars.PRIVATE_KEY_PATH);
+  const problems = [...fieldProblems, ...credentialProblems(vars, keyPath)];
+  if (!parsed.success || problems.length > 0) throw new EnvConfigError(problems);
+  return toConfig(parsed.data, keyPath, deps.cwd);
+}
+
+function credentialVarsOf(env: Record<string, string | undefined>): CredentialVars {
+  const set = (name: string) => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  return {
+    APP_ID: set('APP_ID'),
+    PRIVATE_KEY: set('PRIVATE_KEY'),
+    PRIVATE_KEY_PATH: set('PRIVATE_KEY_PATH'),
+    WEBHOOK_SECRET: set('WEBHOOK_SECRET'),
+    GREENFIX_ROLE: set('GREENFIX_ROLE'),
+  };
+}
+
+function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string): EnvConfig {
+  const workdir = resolve(cwd, v.GREENFIX_WORKDIR ?? DEFAULT_WORKDIR_NAME);
+  return {
+    setupMode: isSetupMode(v),
+    appId: v.APP_ID,
+    privateKey: v.PRIVATE_KEY,
+    privateKeyPath,
+    webhookSecret: v.WEBHOOK_SECRET,
+    host: v.HOST,
+    logFormat: v.LOG_FORMAT,
+    gheHost: v.GHE_HOST,
+    gheProtocol: v.GHE_PROTOCOL,
+    webhookProxyUrl: v.WEBHOOK_PROXY_URL,
+    openaiBaseUrl: v.OPENAI_BASE_URL,
+    openaiApiKey: v.OPENAI_API_KEY,
+    model: v.GREENFIX_MODEL,
+    redisUrl: v.REDIS_URL,
+    port: v.PORT ?? DEFAULT_PORT,
+    logLevel: v.LOG_LEVEL ?? 'info',
+    workdir,
+    db: resolve(cwd, v.GREENFIX_DB ?? join(workdir, 'greenfix.db')),
+    concurrency: v.GREENFIX_CONCURRENCY ?? DEFAULT_CONCURRENCY,
+    role: v.GREENFIX_ROLE ?? 'all',
+    sandbox: v.GREENFIX_SANDBOX ?? 'on',
+  };
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/**
+ * One zod rule per variable of DESIGN §3.5. `VAR=` (blank) means unset, as in a .env file. Rules
+ * involving several variables (setup mode, the private key) live in env-rules.ts.
+ */
+const blankIsUnset = (v: unknown) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.trim()) : v);
+const opt = <T extends z.ZodType>(schema: T) => z.preprocess(blankIsUnset, schema.optional());
+
+const httpUrl = (example: string) =>
+  z.string().refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), { message: `must be an http(s) URL such as ${example}` });
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { message: `must be a whole number from ${min} to ${max}` })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { message: `must be a whole number from ${min} to ${max}` });
+
+/** describeIssue words it: "must be one of `a`, `b`". */
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
+
+const noSpaces = (what: string) => z.string().regex(/^\S+$/, { message: `must be ${what} without whitespace (a stray newline or quote?)` });
+
+export const EnvSchema = z.object({
+  APP_ID: opt(integer(1, Number.MAX_SAFE_INTEGER)),
+  PRIVATE_KEY: opt(z.string()),
+  PRIVATE_KEY_PATH: opt(z.string()),
+  WEBHOOK_SECRET: opt(z.string()),
+  PORT: opt(integer(0, 65_535)),
+  HOST: opt(noSpaces('a host name or address')),
+  LOG_LEVEL: opt(oneOf(['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const)),
+  LOG_FORMAT: opt(oneOf(['json', 'pretty'] as const)),
+  GHE_HOST: opt(
+    z.string().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, { message: 'must be a host name such as github.example.com, without https://' }),
+  ),
+  GHE_PROTOCOL: opt(oneOf(['https', 'http'] as const)),
+  WEBHOOK_PROXY_URL: opt(httpUrl('https://smee.io/abc123')),
+  OPENAI_BASE_URL: opt(httpUrl('https://api.openai.com/v1')),
+  OPENAI_API_KEY: opt(noSpaces('a key')),
+  GREENFIX_MODEL: opt(z.string().regex(/^(scripted:.+|\S+)$/, { message: 'must be a model name without whitespace, or scripted:FILE' })),
+  GREENFIX_WORKDIR: opt(z.string()),
+  GREENFIX_DB: opt(z.string()),
+  GREENFIX_CONCURRENCY: opt(integer(1, 64)),
+  GREENFIX_ROLE: opt(oneOf(['all', 'receiver', 'worker'] as const)),
+  REDIS_URL: opt(
+    z.string().refine((v) => URL.canParse(v) && /^rediss?:$/.test(new URL(v).protocol), {
+      message: 'must be a redis:// or rediss:// URL',
+    }),
+  ),
+  GREENFIX_SANDBOX: opt(oneOf(['on', 'bwrap', 'off'] as const)),
+});
+
+export type ParsedEnv = z.infer<typeof EnvSchema>;
+
+/** The variable names, for callers that pass only greenfix's variables on (never the whole environment). */
+export const ENV_VARIABLES = Object.keys(EnvSchema.shape) as Array<keyof ParsedEnv>;

@@ -1,0 +1,185 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EnvConfigError, loadEnvConfig } from '../../src/config/env-config.js';
+
+const PEM = '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\n';
+const SECRET = 'hunter2-webhook-secret';
+const APP = { APP_ID: '12345', PRIVATE_KEY: PEM, WEBHOOK_SECRET: SECRET };
+
+function problemsOf(env: Record<string, string | undefined>, cwd = '/srv/greenfix'): string[] {
+  try {
+    loadEnvConfig(env, { cwd });
+  } catch (error) {
+    if (error instanceof EnvConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadEnvConfig', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'greenfix-env-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('an empty environment is setup mode, with the defaults', () => {
+    expect(loadEnvConfig({}, { cwd: '/srv/greenfix' })).toEqual({
+      setupMode: true,
+      port: 3000,
+      logLevel: 'info',
+      workdir: '/srv/greenfix/.greenfix',
+      db: '/srv/greenfix/.greenfix/greenfix.db',
+      concurrency: 2,
+      role: 'all',
+      sandbox: 'on',
+    });
+  });
+
+  it('a registered app: every variable read and typed', () => {
+    const config = loadEnvConfig(
+      {
+        ...APP,
+        PORT: '8080',
+        HOST: '0.0.0.0',
+        LOG_LEVEL: 'debug',
+        LOG_FORMAT: 'json',
+        GHE_HOST: 'github.example.com',
+        GHE_PROTOCOL: 'https',
+        WEBHOOK_PROXY_URL: 'https://smee.io/abc',
+        OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+        OPENAI_API_KEY: 'sk-abc',
+        GREENFIX_MODEL: 'scripted:/tmp/script.json',
+        GREENFIX_WORKDIR: 'data',
+        GREENFIX_DB: '/var/lib/greenfix/q.db',
+        GREENFIX_CONCURRENCY: '64',
+        GREENFIX_ROLE: 'worker',
+        REDIS_URL: 'rediss://user:pw@redis.example.com:6380/0',
+        GREENFIX_SANDBOX: 'off',
+      },
+      { cwd: '/srv/greenfix' },
+    );
+    expect(config).toMatchObject({
+      setupMode: false,
+      appId: 12345,
+      privateKey: PEM.trim(),
+      webhookSecret: SECRET,
+      port: 8080,
+      host: '0.0.0.0',
+      logLevel: 'debug',
+      logFormat: 'json',
+      gheHost: 'github.example.com',
+      gheProtocol: 'https',
+      webhookProxyUrl: 'https://smee.io/abc',
+      openaiBaseUrl: 'http://127.0.0.1:11434/v1',
+      openaiApiKey: 'sk-abc',
+      model: 'scripted:/tmp/script.json',
+      workdir: '/srv/greenfix/data',
+      db: '/var/lib/greenfix/q.db',
+      concurrency: 64,
+      role: 'worker',
+      redisUrl: 'rediss://user:pw@redis.example.com:6380/0',
+      sandbox: 'off',
+    });
+  });
+
+  it('blank values mean unset, as in a .env file', () => {
+    expect(loadEnvConfig({ APP_ID: '', PRIVATE_KEY: '  ', PORT: '', GREENFIX_ROLE: '' }, { cwd: dir })).toMatchObject({
+      setupMode: true,
+      port: 3000,
+      role: 'all',
+    });
+  });
+
+  it('one credential without the other is a problem; WEBHOOK_SECRET is needed outside setup mode', () => {
+    expect(problemsOf({ APP_ID: '1', WEBHOOK_SECRET: SECRET })).toEqual([
+      'PRIVATE_KEY or PRIVATE_KEY_PATH: one must be set when APP_ID is (or unset both for setup mode)',
+    ]);
+    expect(problemsOf({ PRIVATE_KEY: PEM })).toEqual([
+      'APP_ID: must be set when a private key is (or unset both for setup mode)',
+      'WEBHOOK_SECRET: must be set (the secret GitHub signs webhooks with)',
+    ]);
+    expect(problemsOf({ ...APP, PRIVATE_KEY_PATH: '/k.pem' })).toContain('PRIVATE_KEY and PRIVATE_KEY_PATH: set only one of them');
+  });
+
+  it('a worker cannot run in setup mode', () => {
+    expect(problemsOf({ GREENFIX_ROLE: 'worker' })).toEqual([expect.stringMatching(/^GREENFIX_ROLE=worker needs APP_ID and PRIVATE_KEY/)]);
+  });
+
+  it('PRIVATE_KEY must look like a PEM; base64 of one is accepted', () => {
+    expect(problemsOf({ ...APP, PRIVATE_KEY: 'not-a-key' })).toEqual([expect.stringMatching(/^PRIVATE_KEY: must be a PEM private key/)]);
+    expect(loadEnvConfig({ ...APP, PRIVATE_KEY: Buffer.from(PEM).toString('base64') }, { cwd: dir }).setupMode).toBe(false);
+    expect(loadEnvConfig({ ...APP, PRIVATE_KEY: PEM.replace(/\n/g, '\\n') }, { cwd: dir }).setupMode).toBe(false);
+  });
+
+  it('PRIVATE_KEY_PATH must be an existing readable file, resolved against the working directory', () => {
+    writeFileSync(join(dir, 'key.pem'), PEM);
+    const env = { APP_ID: '1', WEBHOOK_SECRET: SECRET };
+    expect(loadEnvConfig({ ...env, PRIVATE_KEY_PATH: 'key.pem' }, { cwd: dir }).privateKeyPath).toBe(join(dir, 'key.pem'));
+    expect(problemsOf({ ...env, PRIVATE_KEY_PATH: 'missing.pem' }, dir)).toEqual([`PRIVATE_KEY_PATH: ${join(dir, 'missing.pem')} does not exist`]);
+    mkdirSync(join(dir, 'keys'));
+    expect(problemsOf({ ...env, PRIVATE_KEY_PATH: 'keys' }, dir)).toEqual([`PRIVATE_KEY_PATH: ${join(dir, 'keys')} is not a file`]);
+    if (process.getuid?.() !== 0) {
+      chmodSync(join(dir, 'key.pem'), 0o000);
+      expect(problemsOf({ ...env, PRIVATE_KEY_PATH: 'key.pem' }, dir)).toEqual([expect.stringMatching(/is not readable by this user$/)]);
+    }
+  });
+
+  it.each([
+    ['APP_ID', 'abc', 'APP_ID: must be a whole number from 1 to'],
+    ['PORT', '70000', 'PORT: must be a whole number from 0 to 65535'],
+    ['PORT', '80a', 'PORT: must be a whole number from 0 to 65535'],
+    ['LOG_LEVEL', 'verbose', 'LOG_LEVEL: must be one of `trace`, `debug`, `info`, `warn`, `error`, `fatal`'],
+    ['LOG_FORMAT', 'xml', 'LOG_FORMAT: must be one of `json`, `pretty`'],
+    ['GHE_HOST', 'https://github.example.com', 'GHE_HOST: must be a host name such as github.example.com, without https://'],
+    ['GHE_PROTOCOL', 'ftp', 'GHE_PROTOCOL: must be one of `https`, `http`'],
+    ['WEBHOOK_PROXY_URL', 'smee.io/abc', 'WEBHOOK_PROXY_URL: must be an http(s) URL'],
+    ['OPENAI_BASE_URL', 'ftp://x', 'OPENAI_BASE_URL: must be an http(s) URL'],
+    ['OPENAI_API_KEY', 'sk abc', 'OPENAI_API_KEY: must be a key without whitespace'],
+    ['GREENFIX_MODEL', 'gpt 4', 'GREENFIX_MODEL: must be a model name without whitespace'],
+    ['GREENFIX_CONCURRENCY', '0', 'GREENFIX_CONCURRENCY: must be a whole number from 1 to 64'],
+    ['GREENFIX_CONCURRENCY', '65', 'GREENFIX_CONCURRENCY: must be a whole number from 1 to 64'],
+    ['GREENFIX_ROLE', 'both', 'GREENFIX_ROLE: must be one of `all`, `receiver`, `worker`'],
+    ['REDIS_URL', 'http://redis:6379', 'REDIS_URL: must be a redis:// or rediss:// URL'],
+    ['GREENFIX_SANDBOX', 'no', 'GREENFIX_SANDBOX: must be one of `on`, `bwrap`, `off`'],
+  ])('%s=%j → one problem', (name, value, message) => {
+    const problems = problemsOf({ ...APP, [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain(message);
+  });
+
+  it('lists every problem at once, and never a value', () => {
+    const env = {
+      APP_ID: 'x',
+      PRIVATE_KEY: 'sekrit-not-a-pem',
+      PORT: 'eighty',
+      GREENFIX_ROLE: 'boss',
+      REDIS_URL: 'http://user:redis-password@h',
+      OPENAI_API_KEY: 'sk live key',
+    };
+    let error: unknown;
+    try {
+      loadEnvConfig(env, { cwd: dir });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(EnvConfigError);
+    const { problems, message, kind } = error as EnvConfigError;
+    expect(kind).toBe('env_config');
+    expect(problems.map((p) => p.split(':')[0])).toEqual([
+      'APP_ID',
+      'PORT',
+      'OPENAI_API_KEY',
+      'GREENFIX_ROLE',
+      'REDIS_URL',
+      'PRIVATE_KEY',
+      'WEBHOOK_SECRET',
+    ]);
+    for (const text of [message, ...problems]) {
+      for (const secret of ['sekrit', 'redis-password', 'sk live', 'eighty', 'boss']) expect(text).not.toContain(secret);
+    }
+  });
+});
