@@ -14,6 +14,7 @@ const LABELS: Record<PhaseName, string> = {
   pull_request: 'Pull request',
 };
 const HEADINGS: Record<JobReport['kind'], string> = { issue: 'fixing this issue', retry: 'retrying', ci_fix: 'fixing the failing checks' };
+const DONE_HEADINGS: Record<JobReport['kind'], string> = { issue: 'this issue', retry: 'this retry', ci_fix: 'the failing checks' };
 const OUTCOME_ICONS: Record<JobOutcomeReport['status'], string> = { published: '🎉', not_verified: '⚠️', failed: '❌', cancelled: '🛑' };
 const OUTPUT_TAIL_CHARS = 6000;
 
@@ -41,7 +42,8 @@ function outcome(o: JobOutcomeReport, retryHint: string): string {
 
 /** The status comment: phases as a checklist, usage, and the outcome once there is one. */
 export function renderStatusComment(report: JobReport, retryHint: string): string {
-  const parts = [`**greenfix** is ${HEADINGS[report.kind]}.`, report.phases.map(phaseLine).join('\n'), usage(report)];
+  const heading = report.outcome ? `**greenfix** worked on ${DONE_HEADINGS[report.kind]}.` : `**greenfix** is ${HEADINGS[report.kind]}.`;
+  const parts = [heading, report.phases.map(phaseLine).join('\n'), usage(report)];
   if (report.outcome) parts.push(outcome(report.outcome, retryHint));
   return fitBody(parts.join('\n\n'));
 }

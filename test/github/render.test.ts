@@ -47,6 +47,7 @@ describe('renderStatusComment', () => {
     expect(body).toContain('- ⬜ Pull request');
     expect(body).toContain('12 / 60 steps · 34,567 tokens');
     expect(body).not.toContain(HINT); // no outcome yet
+    expect(body.startsWith('**greenfix** is fixing this issue.')).toBe(true);
   });
 
   it('published: links the PR and carries the evidence', () => {
@@ -64,6 +65,7 @@ describe('renderStatusComment', () => {
     r.phases[4] = { name: 'verification', state: 'failed', detail: 'tests never passed' };
     r.outcome = { status: 'not_verified', sentence: 'The tests never passed; @octocat look.', outputTail: 'FAIL sum\n```\nexpected 3' };
     const body = renderStatusComment(r, HINT);
+    expect(body.startsWith('**greenfix** worked on this issue.')).toBe(true);
     expect(body).toContain('- ❌ Verification — tests never passed');
     expect(body).toContain('The tests never passed; @\u200bocto');
     expect(body).toMatch(/<details><summary>Last test output<\/summary>\n\n````\nFAIL sum\n```\nexpected 3\n````\n\n<\/details>/);
