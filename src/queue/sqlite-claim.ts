@@ -24,13 +24,16 @@ export function createClaim(ctx: SqliteContext): (options: ClaimOptions) => Clai
      WHERE ${STALLED} AND attempts >= max_attempts`,
   );
   const live = db.prepare<{ now: number }, { n: number }>(`SELECT count(*) AS n FROM jobs WHERE ${LIVE}`);
-  const next = db.prepare<{ now: number }, { seq: number }>(
-    `SELECT seq FROM jobs AS j
-     WHERE ((state = 'queued' AND run_after <= @now) OR (${STALLED}))
-       AND NOT EXISTS (SELECT 1 FROM jobs AS busy WHERE busy.repo_key = j.repo_key
-                     AND busy.state = 'running' AND busy.lease_until > @now)
-     ORDER BY seq LIMIT 1`,
-  );
+  // Two index walks in seq order (queued, stalled) instead of one OR: each stops at its first hit.
+  const firstRunnable = (where: string) =>
+    db.prepare<{ now: number }, { seq: number }>(
+      `SELECT seq FROM jobs AS j WHERE ${where}
+         AND NOT EXISTS (SELECT 1 FROM jobs AS busy WHERE busy.repo_key = j.repo_key
+                         AND busy.state = 'running' AND busy.lease_until > @now)
+       ORDER BY seq LIMIT 1`,
+    );
+  const nextQueued = firstRunnable(`state = 'queued' AND run_after <= @now`);
+  const nextStalled = firstRunnable(STALLED);
   const take = db.prepare<{ seq: number; token: string; owner: string; until: number; now: number }, JobRow>(
     `UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_token = @token, lease_owner = @owner,
        lease_until = @until, updated_at = @now
@@ -41,7 +44,7 @@ export function createClaim(ctx: SqliteContext): (options: ClaimOptions) => Clai
     endCancelled.run({ now });
     endExhausted.run({ now });
     if (live.get({ now })!.n >= options.maxRunning) return null;
-    const found = next.get({ now });
+    const found = [nextQueued.get({ now }), nextStalled.get({ now })].filter((r) => r !== undefined).sort((a, b) => a.seq - b.seq)[0];
     if (!found) return null;
     const token = randomUUID();
     const row = take.get({ seq: found.seq, token, owner: options.workerId, until: now + options.leaseMs, now })!;

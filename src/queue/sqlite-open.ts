@@ -13,7 +13,8 @@ const CORRUPT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
 /**
  * Opens (creating if needed) the queue database: file mode 0600 (it holds issue text and job
  * results), WAL so readers never block the writer, a busy timeout so several processes can share
- * the file. Failures become a QueueOpenError naming the path and the fix.
+ * the file, synchronous=FULL so a job acknowledged to GitHub survives a power cut. Failures
+ * become a QueueOpenError naming the path and the fix.
  */
 export function openQueueDatabase(path: string): Database.Database {
   if (path !== ':memory:') createPrivateFile(path);
@@ -21,7 +22,7 @@ export function openQueueDatabase(path: string): Database.Database {
   try {
     db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     const { from } = migrate(db);
     if (from > SCHEMA_VERSION) {

@@ -6,6 +6,7 @@ import { createEnqueue } from './sqlite-enqueue.js';
 import { createLeaseOps } from './sqlite-lease.js';
 import { createReadOps } from './sqlite-read.js';
 import { createCancelSubject } from './sqlite-cancel.js';
+import { createAbandon } from './sqlite-abandon.js';
 import type { JobQueue } from './types.js';
 
 export interface SqliteQueueOptions {
@@ -30,6 +31,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
   const read = createReadOps(ctx);
   const cancelSubject = createCancelSubject(ctx);
   const cancel = db.transaction(cancelSubject);
+  const abandon = createAbandon(ctx);
   // async so a thrown error (LeaseLostError, CorruptJobError) arrives as a rejection, like BullMQ's.
   return {
     enqueue: async (request, enqueueOptions) => enqueue(request, enqueueOptions),
@@ -43,6 +45,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
     get: async (id) => read.get(id),
     listBySubject: async (subject) => read.listBySubject(subject),
     noteOnce: async (key) => read.noteOnce(key),
+    abandon: async (workerId) => abandon(workerId),
     counts: async () => read.counts(),
     close: async () => {
       if (db.open) db.close();

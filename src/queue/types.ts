@@ -102,6 +102,11 @@ export interface JobQueue {
   get(id: string): Promise<Job | null>;
   /** Jobs of a subject, newest first (CI attempt limits, status). */
   listBySubject(subject: string): Promise<Job[]>;
+  /**
+   * Leases held by `workerId` expire now: its previous process is known to be gone (restart after
+   * a crash), so its jobs resume at once. Returns how many jobs that frees.
+   */
+  abandon(workerId: string): Promise<number>;
   /** true the first time a key is seen: "answer a refusal once". */
   noteOnce(key: string): Promise<boolean>;
   counts(): Promise<Record<JobState, number>>;
