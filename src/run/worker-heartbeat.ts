@@ -15,7 +15,8 @@ export function startHeartbeat(deps: HeartbeatDeps, lease: Lease, abort: (reason
     try {
       const answer = await deps.queue.heartbeat(lease, deps.leaseMs);
       if (!answer.held) {
-        abort({ kind: 'lease_lost' });
+        // Not held but flagged: the job was cancelled after its lease lapsed; say cancelled, it is the truth.
+        abort(answer.cancelReason === null ? { kind: 'lease_lost' } : { kind: 'cancelled', reason: answer.cancelReason });
         return; // nothing left to renew
       }
       if (answer.cancelReason !== null) abort({ kind: 'cancelled', reason: answer.cancelReason });

@@ -91,4 +91,18 @@ describe('worker pool limits', () => {
     expect(logs.entries).toContainEqual(expect.objectContaining({ level: 'warn', obj: expect.objectContaining({ jobId: job.id }) }));
     await f.queue.complete(thief.lease, 'fresh');
   });
+
+  it('a job cancelled after its lease lapsed is told it was cancelled, not that the lease was lost', async () => {
+    const runner = controlledRunner();
+    const pool = pools.start({ runJob: runner.runJob });
+    const { job } = await f.queue.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
+    pool.wake();
+    const call = await runner.started(1);
+    f.clock.advance(60_001);
+    await f.queue.cancel(job.subject, 'issue closed');
+    expect(await call.aborted).toEqual({ kind: 'cancelled', reason: 'issue closed' });
+    call.finish({ type: 'cancelled' });
+    await pool.drained();
+    expect(await f.queue.get(job.id)).toMatchObject({ state: 'cancelled', cancelReason: 'issue closed' });
+  });
 });
