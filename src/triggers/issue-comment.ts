@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { agentCommandHelp, parseAgentCommand } from './agent-command.js';
 import { BasePayload, Issue } from './payload-schemas.js';
-import { capBody, ignored, isBot, isSelf, parsePayload, repoRef } from './payload-helpers.js';
+import { capBody, closedRefusal, ignored, isBot, isSelf, parsePayload, repoRef } from './payload-helpers.js';
 import type { TriggerContext, TriggerResult } from './types.js';
 
 const IssueCommentPayload = BasePayload.extend({
@@ -32,6 +32,7 @@ export function issueCommentTrigger(action: string, payload: unknown, ctx: Trigg
     case 'unknown':
       return { type: 'refuse', refusal: { ...base, code: 'unknown_command', message: agentCommandHelp(command.word) } };
     case 'retry':
+      if (p.issue.state === 'closed') return closedRefusal(base, target);
       return {
         type: 'job',
         request: {

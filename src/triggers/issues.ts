@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BasePayload, Issue } from './payload-schemas.js';
-import { capBody, ignored, isBot, isSelf, parsePayload, repoRef } from './payload-helpers.js';
+import { capBody, closedRefusal, ignored, isBot, isSelf, parsePayload, repoRef } from './payload-helpers.js';
 import type { TriggerContext, TriggerResult } from './types.js';
 
 const IssuesPayload = BasePayload.extend({
@@ -39,6 +39,7 @@ export function issuesTrigger(action: string, payload: unknown, ctx: TriggerCont
     };
   }
   if (isBot(p.sender)) return ignored(`bots never start a fix (${p.sender.login})`);
+  if (p.issue.state === 'closed') return closedRefusal(base, 'issue');
   return {
     type: 'job',
     request: { ...base, kind: 'issue', target: 'issue', title: p.issue.title, body: capBody(p.issue.body) },

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { BasePayload, PullRequestRef } from './payload-schemas.js';
-import type { RepoRef, TriggerContext, TriggerResult } from './types.js';
+import type { Refusal, RepoRef, TriggerContext, TriggerResult } from './types.js';
 
 /** The model only needs the start of a body; a megabyte of pasted logs must not reach the queue. */
 export const MAX_BODY_CHARS = 65_536;
@@ -50,6 +50,15 @@ export function sameRepoPullRequest(prs: PullRequestRef[], repoId: number): Pull
 /** A PR into this repository from another one (a fork). */
 export function forkPullRequest(prs: PullRequestRef[], repoId: number): PullRequestRef | undefined {
   return prs.find((pr) => pr.base.repo.id === repoId && pr.head.repo.id !== repoId);
+}
+
+/** Asking for a fix of a closed issue or PR is answered (never silence), not run. */
+export function closedRefusal(base: Omit<Refusal, 'code' | 'message'>, target: 'issue' | 'pull_request'): TriggerResult {
+  const what = target === 'issue' ? 'issue' : 'pull request';
+  return {
+    type: 'refuse',
+    refusal: { ...base, code: 'closed', message: `This ${what} is closed, so greenfix will not work on it. Reopen it first, then ask again.` },
+  };
 }
 
 export const FAILED_CONCLUSIONS: ReadonlySet<string> = new Set(['failure', 'timed_out']);

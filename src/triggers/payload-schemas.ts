@@ -31,6 +31,7 @@ export const Issue = z.object({
   number: z.number().int(),
   title: z.string(),
   body: z.string().nullish(),
+  state: z.string().optional(),
   /** Present (an object) when the "issue" is a pull request. */
   pull_request: z.object({}).nullish(),
 });

@@ -1,22 +1,9 @@
 import nock from 'nock';
-import { Context, ProbotOctokit } from 'probot';
 import { loadRepoConfig } from '../../src/config/load-repo-config.js';
 import { defaultRepoConfig } from '../../src/config/repo-config.js';
-import { examplePayload } from '../triggers/payloads.js';
+import { CONFIG_CONTENTS_PATH as CONTENTS, probotConfigReader as readConfig, serveConfigFile } from './probot-config-reader.js';
 
-/**
- * Through the real path: Probot's `context.config('greenfix.yml')` and its config plugin, with the
- * contents API answered by nock.
- */
-const CONTENTS = '/repos/Codertocat/Hello-World/contents/.github%2Fgreenfix.yml';
-
-function readConfig(): () => Promise<unknown> {
-  const octokit = new ProbotOctokit({ auth: { token: 'test-token' }, retry: { enabled: false }, throttle: { enabled: false } });
-  const event = { id: 'delivery-1', name: 'issues', payload: examplePayload('issues', 'labeled') };
-  const context = new Context(event as never, octokit, { child: () => ({}) } as never);
-  return () => context.config('greenfix.yml');
-}
-
+/** Through the real path: Probot's `context.config('greenfix.yml')`, the contents API answered by nock. */
 const api = () => nock('https://api.github.com');
 
 describe('loadRepoConfig', () => {
@@ -40,13 +27,13 @@ describe('loadRepoConfig', () => {
   });
 
   it('a valid file → its config', async () => {
-    api().get(CONTENTS).reply(200, 'label: fix-me\nautofix:\n  humans: true\n', { 'content-type': 'text/plain; charset=utf-8' });
+    serveConfigFile('label: fix-me\nautofix:\n  humans: true\n');
     const result = await loadRepoConfig(readConfig());
     expect(result).toMatchObject({ ok: true, config: { label: 'fix-me', autofix: { humans: true, own: true } } });
   });
 
   it('a YAML syntax error → one problem with the reason and the line', async () => {
-    api().get(CONTENTS).reply(200, 'label: agent-fix\nverify: [npm test\n', { 'content-type': 'text/plain; charset=utf-8' });
+    serveConfigFile('label: agent-fix\nverify: [npm test\n');
     const result = await loadRepoConfig(readConfig());
     expect(result.ok).toBe(false);
     const problems = result.ok ? [] : result.problems;
@@ -55,12 +42,12 @@ describe('loadRepoConfig', () => {
   });
 
   it('a list → a problem; a bare string → a problem', async () => {
-    api().get(CONTENTS).reply(200, '- label\n- verify\n', { 'content-type': 'text/plain; charset=utf-8' });
+    serveConfigFile('- label\n- verify\n');
     expect(await loadRepoConfig(readConfig())).toEqual({
       ok: false,
       problems: ['`.github/greenfix.yml` must be a mapping of keys (like `label: agent-fix`), not a list'],
     });
-    api().get(CONTENTS).reply(200, 'just some text\n', { 'content-type': 'text/plain; charset=utf-8' });
+    serveConfigFile('just some text\n');
     const text = await loadRepoConfig(readConfig());
     expect(text.ok === false && text.problems).toEqual([expect.stringMatching(/^`\.github\/greenfix\.yml` could not be read as a configuration file: Configuration could not be parsed from https:\/\/api\.github\.com\/.*\(YAML is not an object\)$/)]);
   });

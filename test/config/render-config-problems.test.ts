@@ -1,8 +1,7 @@
 import nock from 'nock';
-import { Context, ProbotOctokit } from 'probot';
 import { CONFIG_ERRORS_MARKER, renderConfigProblems } from '../../src/config/render-config-problems.js';
 import { loadRepoConfig } from '../../src/config/load-repo-config.js';
-import { examplePayload } from '../triggers/payloads.js';
+import { probotConfigReader, serveConfigFile } from './probot-config-reader.js';
 
 describe('renderConfigProblems', () => {
   afterAll(() => {
@@ -24,12 +23,8 @@ describe('renderConfigProblems', () => {
     expect(example).toContain('label:');
     nock.disableNetConnect();
     try {
-      nock('https://api.github.com')
-        .get('/repos/Codertocat/Hello-World/contents/.github%2Fgreenfix.yml')
-        .reply(200, example, { 'content-type': 'text/plain; charset=utf-8' });
-      const octokit = new ProbotOctokit({ auth: { token: 't' }, retry: { enabled: false }, throttle: { enabled: false } });
-      const context = new Context({ id: 'd', name: 'issues', payload: examplePayload('issues', 'labeled') } as never, octokit, {} as never);
-      const result = await loadRepoConfig(() => context.config('greenfix.yml'));
+      serveConfigFile(example);
+      const result = await loadRepoConfig(probotConfigReader());
       expect(result).toMatchObject({ ok: true, config: { label: 'agent-fix', verify: 'npm test', autofix: { max_attempts: 3 } } });
     } finally {
       nock.cleanAll();

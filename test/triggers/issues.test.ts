@@ -82,6 +82,12 @@ describe('issues triggers', () => {
     expect(triggerFor('issues', byStaleBot, CTX).type).toBe('cancel');
   });
 
+  it('labelling a closed issue → a polite refusal, not a job', () => {
+    const result = triggerFor('issues', labeled({ issue: { state: 'closed' } }), CTX);
+    expect(result).toMatchObject({ type: 'refuse', refusal: { code: 'closed', number: 1, sender: 'Codertocat' } });
+    expect(result.type === 'refuse' && result.refusal.message).toContain('This issue is closed');
+  });
+
   it('other actions are ignored', () => {
     expect(triggerFor('issues', examplePayload('issues', 'opened'), CTX)).toEqual({ type: 'ignored', reason: 'issues.opened is not a trigger' });
     expect(triggerFor('issues', examplePayload('issues', 'edited'), CTX).type).toBe('ignored');
