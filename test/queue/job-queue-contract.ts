@@ -114,6 +114,18 @@ export function describeJobQueueContract(name: string, setup: () => Promise<Cont
       expect(await q.get(job.id)).toMatchObject({ state: 'succeeded', result: { ok: true } });
     });
 
+    it('abandon expires the leases of a worker known to be gone, so its jobs resume at once', async () => {
+      const { job } = await q.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
+      await q.enqueue(jobRequest(2, 1), { deliveryId: 'b' });
+      await q.claim({ ...LEASE, workerId: 'host-1' });
+      const other = (await q.claim({ ...LEASE, workerId: 'host-2' }))!;
+      expect(await q.claim(LEASE)).toBeNull();
+      expect(await q.abandon('host-1')).toBe(1);
+      expect(await q.abandon('nobody')).toBe(0);
+      expect((await q.claim({ ...LEASE, workerId: 'host-1' }))?.job).toMatchObject({ id: job.id, attempts: 2 });
+      expect(await q.heartbeat(other.lease, 60_000)).toEqual({ held: true, cancelReason: null });
+    });
+
     it('refuses every lease operation with a wrong token', async () => {
       await q.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
       const { lease } = (await q.claim(LEASE))!;
