@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CorruptJobError } from './errors.js';
 import { rowToJob, type JobRow } from './job-row.js';
 import { CLEAR_LEASE, type SqliteContext } from './sqlite-context.js';
 import type { ClaimOptions, Claimed } from './types.js';
@@ -39,16 +40,27 @@ export function createClaim(ctx: SqliteContext): (options: ClaimOptions) => Clai
        lease_until = @until, updated_at = @now
      WHERE seq = @seq RETURNING *`,
   );
+  const setFailed = db.prepare<{ seq: number; error: string; now: number }>(
+    `UPDATE jobs SET state = 'failed', error = @error, updated_at = @now, ${CLEAR_LEASE} WHERE seq = @seq`,
+  );
   const claim = db.transaction((options: ClaimOptions): Claimed | null => {
     const now = ctx.now();
     endCancelled.run({ now });
     endExhausted.run({ now });
     if (live.get({ now })!.n >= options.maxRunning) return null;
-    const found = [nextQueued.get({ now }), nextStalled.get({ now })].filter((r) => r !== undefined).sort((a, b) => a.seq - b.seq)[0];
-    if (!found) return null;
-    const token = randomUUID();
-    const row = take.get({ seq: found.seq, token, owner: options.workerId, until: now + options.leaseMs, now })!;
-    return { job: rowToJob(row), lease: { jobId: row.id, token } };
+    for (;;) {
+      const found = [nextQueued.get({ now }), nextStalled.get({ now })].filter((r) => r !== undefined).sort((a, b) => a.seq - b.seq)[0];
+      if (!found) return null;
+      const token = randomUUID();
+      const row = take.get({ seq: found.seq, token, owner: options.workerId, until: now + options.leaseMs, now })!;
+      try {
+        return { job: rowToJob(row), lease: { jobId: row.id, token } };
+      } catch (error) {
+        // A damaged row would be the oldest forever and block every claim: fail it, take the next.
+        if (!(error instanceof CorruptJobError)) throw error;
+        setFailed.run({ seq: found.seq, error: error.message, now });
+      }
+    }
   });
   return (options) => claim.immediate(options);
 }

@@ -104,6 +104,19 @@ describe('SQLite queue', () => {
     expect(error).toMatchObject({ jobId: job.id });
   });
 
+  it('a corrupted row is failed at claim time instead of blocking the queue', async () => {
+    const bad = await f.queue.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
+    const good = await f.queue.enqueue(jobRequest(2, 1), { deliveryId: 'b' });
+    const raw = new Database(f.path);
+    raw.prepare('UPDATE jobs SET request = ? WHERE id = ?').run('not json', bad.job.id);
+    expect((await f.queue.claim(LEASE))?.job.id).toBe(good.job.id);
+    expect(raw.prepare('SELECT state, error FROM jobs WHERE id = ?').get(bad.job.id)).toEqual({
+      state: 'failed',
+      error: `job ${bad.job.id} in the queue database is corrupt: request is not valid JSON`,
+    });
+    raw.close();
+  });
+
   it('refuses to start on a file that is not a database, an unwritable path or a newer schema', () => {
     const notDb = join(f.dir, 'not-a-db');
     writeFileSync(notDb, 'x'.repeat(4096));
