@@ -10,6 +10,8 @@ export type { JobRunResult, WorkerAbortReason, WorkerLog, WorkerPool, WorkerPool
  * job ends. All state lives in this closure; the poll timer is unref'd and cleared by stop().
  */
 export function startWorkerPool(deps: WorkerPoolDeps): WorkerPool {
+  if (!(deps.concurrency >= 1)) throw new RangeError(`worker pool: concurrency must be at least 1, got ${deps.concurrency}`);
+  if (!(deps.heartbeatMs < deps.leaseMs)) throw new RangeError(`worker pool: heartbeatMs (${deps.heartbeatMs}) must be shorter than leaseMs (${deps.leaseMs})`);
   const { queue, log } = deps;
   const jobs = new Map<string, RunningJob>();
   let stopping = false;

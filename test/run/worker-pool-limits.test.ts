@@ -105,4 +105,10 @@ describe('worker pool limits', () => {
     await pool.drained();
     expect(await f.queue.get(job.id)).toMatchObject({ state: 'cancelled', cancelReason: 'issue closed' });
   });
+
+  it('refuses settings that could never work', () => {
+    const runJob = async () => ({ type: 'cancelled' as const });
+    expect(() => pools.start({ runJob, concurrency: 0 })).toThrow(RangeError);
+    expect(() => pools.start({ runJob, leaseMs: 1_000, heartbeatMs: 1_000 })).toThrow(RangeError);
+  });
 });
