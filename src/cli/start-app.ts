@@ -55,6 +55,8 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
   if (o.role !== 'receiver') {
     const probot = new Probot(probotOptions);
     const env = jobEnv(o, probot, metrics, t.progressIntervalMs);
+    const resumed = await o.queue.abandon(o.workerId);
+    if (resumed > 0) o.log.info({ jobs: resumed }, 'resuming jobs this worker was running when it stopped');
     pool = startWorkerPool({
       queue: o.queue,
       workerId: o.workerId,

@@ -33,10 +33,12 @@ export async function ciGuard(
     });
     return message;
   }
-  const onBase = await host.failingCheckNames(target.prBase);
-  const both = request.ci.checks.filter((name) => onBase.includes(name));
-  if (both.length > 0) {
-    return `${both.map((n) => `\`${n}\``).join(', ')} also fail${both.length === 1 ? 's' : ''} on \`${target.prBase}\`; that is not this pull request's doing, so greenfix leaves it alone.`;
+  // Compared by check run name on both commits: a workflow's name is not its jobs' check names.
+  const onHead = await host.failingCheckNames(request.ci.headSha);
+  const onBase = new Set(await host.failingCheckNames(target.prBase));
+  if (onHead.length > 0 && onHead.every((name) => onBase.has(name))) {
+    const names = onHead.map((n) => `\`${n}\``).join(', ');
+    return `${names} fail${onHead.length === 1 ? 's' : ''} on \`${target.prBase}\` too; that is not this pull request's doing, so greenfix leaves it alone.`;
   }
   return null;
 }

@@ -50,7 +50,9 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   if (fresh) await prepareWorkspaceOwnership(files.worktree, env.fileOwner);
   const commands = saved?.commands ?? detectCommands(workspace.root, { verify: config.verify ?? null, setup: config.setup ?? null });
   void reporter.phase('workspace', 'done', `${target.baseRef.replace(/^refs\/(heads\/)?/, '')} @ ${base.slice(0, 7)}`);
-  const failed = request.kind === 'ci_fix' && request.ci && !saved ? await host.failedChecks(request.ci.headSha, request.ci.checks) : [];
+  // A workflow run names the workflow, not its jobs' check runs: then every failed check counts.
+  const ci = request.kind === 'ci_fix' && !saved ? request.ci : undefined;
+  const failed = ci ? await host.failedChecks(ci.headSha, ci.workflowRunId ? undefined : ci.checks) : [];
   const task = saved?.task ?? jobTask(request, target, failed);
   const agentsMd = [readAgentsMd(workspace.root), config.instructions].filter(Boolean).join('\n\n') || null;
 

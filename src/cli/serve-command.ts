@@ -1,0 +1,122 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { run as runProbotSetup } from 'probot';
+import { createCrashPoints } from '../agent/crash-points.js';
+import { createLogger } from '../app/logger.js';
+import { EnvConfigError, loadEnvConfig, type EnvConfig } from '../config/env-config.js';
+import { ConfigError } from '../model/config-error.js';
+import { createChatModel } from '../model/create-chat-model.js';
+import { modelConfigFromEnv } from '../model/model-config.js';
+import { openSqliteQueue } from '../queue/sqlite-queue.js';
+import { createSandbox } from '../sandbox/create-sandbox.js';
+import { sandboxFileOwner } from '../sandbox/ownership.js';
+import { checkSystemPackages } from '../sandbox/system-packages.js';
+import { QueueOpenError } from '../queue/errors.js';
+import { ExitCode, UsageError } from './exit-codes.js';
+import type { CliIo } from './io.js';
+import { startApp } from './start-app.js';
+import { waitForSignal } from './signals.js';
+import { lockWorkdir } from './workdir-lock.js';
+
+export const SERVE_USAGE = `Usage: greenfix serve     the webhook server and workers (GREENFIX_ROLE=all|receiver|worker)
+       greenfix worker    workers only (same as GREENFIX_ROLE=worker)
+
+Configuration is read from the environment (and .env); see .env.example. Without APP_ID and a
+private key, Probot's setup page registers the GitHub App from app.yml.`;
+
+/** How long a running job may take to finish after SIGTERM before it is released to others. */
+const SHUTDOWN_GRACE_MS = 25_000;
+
+/** `greenfix serve` / `greenfix worker`: validate everything up front, then run until a signal. */
+export async function serveCommand(argv: string[], io: CliIo, role?: 'worker'): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(SERVE_USAGE);
+    return ExitCode.verified;
+  }
+  if (argv.length > 0) {
+    io.stderr(`greenfix: unexpected arguments: ${argv.join(' ')}\n\n${SERVE_USAGE}`);
+    return ExitCode.usage;
+  }
+  let config: EnvConfig;
+  try {
+    config = loadEnvConfig(role ? { ...io.env, GREENFIX_ROLE: role } : io.env, { cwd: io.cwd });
+  } catch (error) {
+    if (!(error instanceof EnvConfigError)) throw error;
+    io.stderr(`greenfix: the environment has ${error.problems.length} problem(s):\n${error.problems.map((p) => `  - ${p}`).join('\n')}`);
+    return ExitCode.usage;
+  }
+  if (config.setupMode) {
+    io.stderr('greenfix: no APP_ID/PRIVATE_KEY yet: starting the GitHub App setup page (Probot). Follow it, then start greenfix again.');
+    await runProbotSetup(() => undefined);
+    return waitForSignal().then(() => ExitCode.verified);
+  }
+  const problems = startupProblems(config, io);
+  if (problems.length > 0) {
+    io.stderr(`greenfix: cannot start:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    return ExitCode.usage;
+  }
+  try {
+    return await serve(config, io);
+  } catch (error) {
+    if (!(error instanceof UsageError || error instanceof QueueOpenError)) throw error;
+    io.stderr(`greenfix: ${error.message}`);
+    return ExitCode.usage;
+  }
+}
+
+/** What else must hold before starting: system packages, the model endpoint, a queue we have. */
+function startupProblems(config: EnvConfig, io: CliIo): string[] {
+  const problems = checkSystemPackages({ env: io.env, isRoot: process.getuid?.() === 0, sandboxOff: config.sandbox === 'off' }).map((m) => m.message);
+  if (config.redisUrl) problems.push('REDIS_URL is set, but this version has only the embedded SQLite queue; unset REDIS_URL');
+  if (config.role !== 'receiver') {
+    try {
+      modelConfigFromEnv(io.env);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems.map((p) => `${error.source}: ${p}`));
+    }
+  }
+  return problems;
+}
+
+async function serve(config: EnvConfig, io: CliIo): Promise<number> {
+  const log = await createLogger({ level: config.logLevel, ...(config.logFormat ? { format: config.logFormat } : {}) });
+  mkdirSync(dirname(config.db), { recursive: true, mode: 0o700 });
+  const lock = config.role === 'receiver' ? null : lockWorkdir(config.workdir);
+  const queue = openSqliteQueue({ path: config.db });
+  const privateKey = config.privateKey ?? readFileSync(config.privateKeyPath as string, 'utf8');
+  const baseUrl = config.gheHost ? `${config.gheProtocol ?? 'https'}://${config.gheHost}/api/v3` : undefined;
+  const app = await startApp({
+    appId: config.appId as number,
+    privateKey,
+    secret: config.webhookSecret as string,
+    ...(baseUrl ? { baseUrl } : {}),
+    host: config.host ?? 'localhost',
+    port: config.port,
+    role: config.role,
+    log,
+    queue,
+    model: config.role === 'receiver' ? placeholderModel() : createChatModel(modelConfigFromEnv(io.env)),
+    sandbox: await createSandbox({ env: io.env, log: (level, message) => log[level === 'warn' ? 'warn' : 'info'](message) }),
+    fileOwner: sandboxFileOwner(),
+    workdir: config.workdir,
+    concurrency: config.concurrency,
+    workerId: lock?.workerId ?? 'receiver',
+    crashPoints: createCrashPoints(io.env),
+  });
+  log.info({ url: app.url, role: config.role, concurrency: config.concurrency, db: config.db, workdir: config.workdir }, 'greenfix is running');
+  const signal = await waitForSignal();
+  log.info({ signal }, 'shutting down: no new jobs; running ones get a grace period, then go back to the queue');
+  await app.stop(SHUTDOWN_GRACE_MS);
+  await queue.close();
+  lock?.release();
+  return ExitCode.verified;
+}
+
+/** A receiver never calls the model; this makes a mistake loud instead of silent. */
+function placeholderModel() {
+  return {
+    name: 'none (receiver)',
+    complete: () => Promise.reject(new Error('a receiver-only process does not run jobs')),
+  };
+}
