@@ -2,10 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
 import { pino } from 'pino';
+import { ProbotOctokit } from 'probot';
 import { createCrashPoints } from '../../src/agent/crash-points.js';
 import { startApp, type RunningApp } from '../../src/cli/start-app.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
+import type { ChatModel } from '../../src/model/types.js';
 import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
@@ -40,6 +42,17 @@ export interface HarnessOptions {
   files: Record<string, string>;
   script: ScriptTurn[];
   state?: Partial<FakeGitHubState>;
+  /** Instead of the scripted model (e.g. a real client against a fake endpoint). */
+  model?: ChatModel;
+}
+
+/** Resolves once `check()` holds; for effects of work running elsewhere (bounded, short interval). */
+export async function waitFor(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** A tool-call turn of the scripted model. */
@@ -76,13 +89,14 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     role: 'all',
     log,
     queue,
-    model: new ScriptedModel(options.script),
+    model: options.model ?? new ScriptedModel(options.script),
     sandbox,
     fileOwner: sandboxFileOwner(),
     workdir: join(dir, 'work'),
     concurrency: 2,
     workerId: 'test-worker',
     crashPoints: createCrashPoints({}),
+    Octokit: ProbotOctokit.defaults({ throttle: { enabled: false } }),
     timings: { leaseMs: 10_000, heartbeatMs: 500, pollMs: 50, progressIntervalMs: 0 },
   });
   const cloneUrl = gitServer.url(`${state.owner}/${state.repo}.git`);
