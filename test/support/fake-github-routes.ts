@@ -69,7 +69,10 @@ const routes: Route[] = [
   }],
   ['GET', new RegExp(`^${R}/commits/(?<ref>[^/]+)/check-runs$`), (s, p, _b, q) => {
     const name = q.get('check_name');
-    const runs = s.checkRuns.filter((r) => (r.head_sha === p.ref || r.head_sha === decodeURIComponent(p.ref ?? '')) && (!name || r.name === name));
+    const ref = decodeURIComponent(p.ref ?? '');
+    // GitHub lists check runs by sha or by branch name (then: the branch's head commit).
+    const sha = /^[0-9a-f]{40}$/.test(ref) ? ref : (s.resolveRef?.(`refs/heads/${ref}`) ?? ref);
+    const runs = s.checkRuns.filter((r) => r.head_sha === sha && (!name || r.name === name));
     return json(200, { total_count: runs.length, check_runs: runs.map((r) => checkJson(s, r)) });
   }],
   ['POST', new RegExp(`^${R}/check-runs$`), (s, _p, b) => {
@@ -120,11 +123,17 @@ function pullJson(s: FakeGitHubState, p: FakePull) {
     title: p.title,
     body: p.body,
     user: { login: p.author },
-    head: { ref: p.head, sha: p.headSha, repo: { full_name: p.headRepo, name: headName, owner: { login: headOwner } } },
+    head: { ref: p.head, sha: headSha(s, p), repo: { full_name: p.headRepo, name: headName, owner: { login: headOwner } } },
     base: { ref: p.base, repo: { full_name: `${s.owner}/${s.repo}` } },
   };
 }
 
 function checkJson(s: FakeGitHubState, r: FakeCheckRun) {
   return { ...r, html_url: `https://github.com/${s.owner}/${s.repo}/runs/${r.id}` };
+}
+
+/** A same-repository PR's head is its branch in the remote (when wired); a fork's is as stored. */
+function headSha(s: FakeGitHubState, p: FakePull): string {
+  const own = p.headRepo === `${s.owner}/${s.repo}`;
+  return (own ? s.resolveRef?.(`refs/heads/${p.head}`) : null) ?? p.headSha;
 }

@@ -67,6 +67,12 @@ export interface FakeGitHubState {
   /** Every request seen: `METHOD /path`. */
   requests: string[];
   nextId: number;
+  /**
+   * Resolves a full ref (`refs/heads/main`) to its sha in the git remote, when a test wires one:
+   * then a same-repository PR's head sha and check runs listed by branch name follow the remote,
+   * as on GitHub. Unset: the stored `headSha` is answered as is.
+   */
+  resolveRef?: (ref: string) => string | null;
 }
 
 export function newFakeGitHubState(overrides: Partial<FakeGitHubState> = {}): FakeGitHubState {
