@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
@@ -122,9 +123,9 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     settle: () => app.pool?.drained() ?? Promise.resolve(),
     remoteTree: (branch) => {
       try {
-        return git(remote, 'rev-parse', `refs/heads/${branch}^{tree}`);
+        return execFileSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{tree}`], { cwd: remote, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
       } catch {
-        return null;
+        return null; // no such branch
       }
     },
     async close() {
