@@ -67,6 +67,8 @@ export interface FakeGitHubState {
   /** Every request seen: `METHOD /path`. */
   requests: string[];
   nextId: number;
+  /** Called after every request is answered: lets a test await a state (see `waitForFakeState`). */
+  onChange?: () => void;
   /**
    * Resolves a full ref (`refs/heads/main`) to its sha in the git remote, when a test wires one:
    * then a same-repository PR's head sha and check runs listed by branch name follow the remote,

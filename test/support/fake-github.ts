@@ -6,8 +6,16 @@ import { routeFakeGitHub, type FakeResponse } from './fake-github-routes.js';
 
 export * from './fake-github-state.js';
 
-/** Handles one request against the state, applying injected failures first. */
+/** Handles one request against the state, applying injected failures first; then `state.onChange`. */
 export function answer(state: FakeGitHubState, method: string, url: string, body: unknown, accept: string): FakeResponse {
+  try {
+    return answerOnce(state, method, url, body, accept);
+  } finally {
+    state.onChange?.();
+  }
+}
+
+function answerOnce(state: FakeGitHubState, method: string, url: string, body: unknown, accept: string): FakeResponse {
   const path = new URL(url, 'http://x').pathname.replace(/^\/api\/v3/, '');
   state.requests.push(`${method} ${path}`);
   const failure = state.failures.find((f) => f.times > 0 && f.method === method && f.path.test(path));
@@ -55,4 +63,29 @@ export async function serveFakeGitHub(state: FakeGitHubState): Promise<{ baseUrl
       server.close(() => resolve());
     }),
   };
+}
+
+/**
+ * Resolves once `predicate(state)` holds, checked now and after every request the fake answers
+ * (no polling); rejects after `timeoutMs` with `describe(state)`. Replaces any `state.onChange`.
+ */
+export function waitForFakeState(
+  state: FakeGitHubState,
+  predicate: (state: FakeGitHubState) => boolean,
+  timeoutMs: number,
+  describe: (state: FakeGitHubState) => string = (s) => s.requests.slice(-10).join(', '),
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      delete state.onChange;
+      if (error) reject(error);
+      else resolve();
+    };
+    const timer = setTimeout(() => done(new Error(`fake GitHub: condition not met in ${timeoutMs} ms; last requests: ${describe(state)}`)), timeoutMs);
+    state.onChange = () => {
+      if (predicate(state)) done();
+    };
+    if (predicate(state)) done();
+  });
 }

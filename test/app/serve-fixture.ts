@@ -1,0 +1,106 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanup, git, makeRepo, tempDir } from '../cli/helpers.js';
+import { newFakeGitHubState, serveFakeGitHub, type FakeGitHubState } from '../support/fake-github.js';
+import { testAppCredentials } from '../support/github-app.js';
+import { startGitHttpServer } from '../support/git-http-server.js';
+import { examplePayload, sendWebhook, withInstallation, type WebhookAnswer } from '../support/webhook-client.js';
+import { spawnServe, type ServeProcess } from './serve-process.js';
+
+export const INSTALLATION = 42;
+export const SECRET = 'test-secret';
+
+/**
+ * What a `greenfix serve` process talks to, all real HTTP on loopback in this (the test's)
+ * process: the fake GitHub REST API and a git remote. Plus the environment that points a serve
+ * process at them, with its workdir and queue in a temp dir.
+ */
+export interface ServeFixture {
+  dir: string;
+  state: FakeGitHubState;
+  /** The bare repository behind the git remote. */
+  remote: string;
+  /** The environment of a serve process (add GREENFIX_CRASH_AT to crash it). */
+  env: Record<string, string>;
+  spawn(extra?: Record<string, string>): ServeProcess;
+  /** A signed `issues.labeled` delivery for issue `number` to a running process. */
+  label(url: string, number: number, deliveryId: string): Promise<WebhookAnswer>;
+  /** The tree of a branch in the remote, or null. */
+  remoteTree(branch: string): string | null;
+  close(): Promise<void>;
+}
+
+export interface ServeFixtureOptions {
+  files: Record<string, string>;
+  /** The scripted model's turns (see writeScript's format). */
+  script: unknown;
+  config: string;
+}
+
+export async function startServeFixture(options: ServeFixtureOptions): Promise<ServeFixture> {
+  const dir = tempDir('greenfix-serve-');
+  const state = newFakeGitHubState({ roles: { octocat: 'admin' }, config: options.config });
+  const remoteRoot = join(dir, 'remote');
+  const remote = join(remoteRoot, state.owner, `${state.repo}.git`);
+  const seed = makeRepo(dir, options.files);
+  mkdirSync(join(remoteRoot, state.owner), { recursive: true });
+  git(dir, 'clone', '--quiet', '--bare', seed, remote);
+  git(remote, 'branch', '-M', 'main');
+  const gitServer = await startGitHttpServer({ root: remoteRoot, token: state.token });
+  const api = await serveFakeGitHub(state);
+  const script = join(dir, 'script.json');
+  writeFileSync(script, JSON.stringify(options.script));
+  const home = join(dir, 'home');
+  mkdirSync(home);
+  const env = {
+    HOME: home,
+    APP_ID: '1',
+    PRIVATE_KEY: testAppCredentials().privateKey,
+    WEBHOOK_SECRET: SECRET,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    GHE_HOST: api.host,
+    GHE_PROTOCOL: 'http',
+    GREENFIX_WORKDIR: join(dir, 'work'),
+    GREENFIX_DB: join(dir, 'db', 'greenfix.db'),
+    GREENFIX_MODEL: `scripted:${script}`,
+    LOG_FORMAT: 'json',
+  };
+  const repository = {
+    id: 1296269,
+    name: state.repo,
+    full_name: `${state.owner}/${state.repo}`,
+    owner: { login: state.owner, id: 1, type: 'Organization' },
+    clone_url: gitServer.url(`${state.owner}/${state.repo}.git`),
+    default_branch: 'main',
+  };
+  return {
+    dir,
+    state,
+    remote,
+    env,
+    spawn: (extra = {}) => spawnServe({ cwd: home, env: { ...env, ...extra } }),
+    label: (url, number, deliveryId) => {
+      const payload = examplePayload('issues', 'labeled');
+      Object.assign(payload, {
+        repository,
+        issue: { ...payload.issue, number, title: 'add() gives the wrong answer', body: 'add 2 3 should be 5', pull_request: undefined },
+        label: { ...payload.label, name: 'agent-fix' },
+        sender: { login: 'octocat', type: 'User', id: 1 },
+      });
+      return sendWebhook(`${url}/api/github/webhooks`, { event: 'issues', deliveryId, payload: withInstallation(payload, INSTALLATION), secret: SECRET });
+    },
+    remoteTree: (branch) => {
+      try {
+        return git(remote, 'rev-parse', `refs/heads/${branch}^{tree}`);
+      } catch {
+        return null;
+      }
+    },
+    async close() {
+      await api.close();
+      await gitServer.close();
+      cleanup(dir);
+    },
+  };
+}
