@@ -3,16 +3,17 @@ import type { GitHost } from '../github/types.js';
 import type { Job } from '../queue/types.js';
 import type { JobRequest } from '../triggers/types.js';
 import { CHECK_NAME } from './github-publisher.js';
-import type { JobTarget } from './job-target.js';
 
 /**
  * Loop guards of a CI fix, checked before any work: at most `autofix.max_attempts` fixes per
  * PR (then a check run says so), and none when the same checks fail on the base branch too
- * (the PR did not break them). Returns why the job stops, or null to go on.
+ * (the PR did not break them). Returns why the job stops, or null to go on. `baseBranch` is the
+ * branch the failing PR merges into, not where greenfix's fix goes: for a human's PR the fix
+ * targets the PR's own head branch, which of course fails the same way.
  */
 export async function ciGuard(
   request: JobRequest,
-  target: JobTarget,
+  baseBranch: string,
   config: RepoConfig,
   host: GitHost,
   earlierJobs: Job[],
@@ -35,10 +36,10 @@ export async function ciGuard(
   }
   // Compared by check run name on both commits: a workflow's name is not its jobs' check names.
   const onHead = await host.failingCheckNames(request.ci.headSha);
-  const onBase = new Set(await host.failingCheckNames(target.prBase));
+  const onBase = new Set(await host.failingCheckNames(baseBranch));
   if (onHead.length > 0 && onHead.every((name) => onBase.has(name))) {
     const names = onHead.map((n) => `\`${n}\``).join(', ');
-    return `${names} fail${onHead.length === 1 ? 's' : ''} on \`${target.prBase}\` too; that is not this pull request's doing, so greenfix leaves it alone.`;
+    return `${names} fail${onHead.length === 1 ? 's' : ''} on \`${baseBranch}\` too; that is not this pull request's doing, so greenfix leaves it alone.`;
   }
   return null;
 }

@@ -70,7 +70,7 @@ async function decideTarget(env: JobEnv, job: Job, config: RepoConfig, host: Git
     return null;
   }
   const earlier = await env.queue.listBySubject(subjectKey(request.repo, request.number));
-  const stop = await ciGuard(request, plan.target, config, host, earlier, job.id);
+  const stop = await ciGuard(request, pr?.baseRef ?? plan.target.prBase, config, host, earlier, job.id);
   if (stop) {
     await reporter.finish({ status: 'cancelled', sentence: stop });
     return null;

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
-import { BUGGY_REPO, git } from '../cli/helpers.js';
-import { startHarness, type Harness } from './harness.js';
-import { addCheckRun, FIX_SCRIPT, openPullRequest, recordingModel, remoteSha, shownToModel, statusComments, wireRemote, workflowRunFailed } from './pull-fixtures.js';
+import { git } from '../cli/helpers.js';
+import type { Harness } from './harness.js';
+import { addCheckRun, FIX_SCRIPT, openPullRequest, remoteSha, shownToModel, startRecorded, statusComments, workflowRunFailed } from './pull-fixtures.js';
 
 /** An Actions job log: setup noise, then the failing step. */
 const JOB_LOG = [
@@ -20,9 +20,9 @@ describe('red CI on a greenfix pull request', () => {
   afterAll(() => nock.restore());
 
   it('pushes a fix to the same branch, with the failing output in the task', async () => {
-    const { model, requests } = recordingModel(FIX_SCRIPT);
-    h = await startHarness({ files: BUGGY_REPO, script: [], model, state: { config: 'verify: bash test.sh\n' } });
-    wireRemote(h);
+    const started = await startRecorded(FIX_SCRIPT, 'verify: bash test.sh\n');
+    h = started.h;
+    const { requests } = started;
     const pr = openPullRequest(h, { number: 12, head: 'greenfix/issue-7', title: 'Fix #7: add() gives the wrong answer', author: 'greenfix[bot]' });
     addCheckRun(h, { headSha: pr.headSha, name: 'test', conclusion: 'failure', log: JOB_LOG });
 
@@ -46,9 +46,9 @@ describe('red CI on a greenfix pull request', () => {
   });
 
   it('makes one job for the same failure reported twice', async () => {
-    const { model, requests } = recordingModel(FIX_SCRIPT);
-    h = await startHarness({ files: BUGGY_REPO, script: [], model, state: { config: 'verify: bash test.sh\n' } });
-    wireRemote(h);
+    const started = await startRecorded(FIX_SCRIPT, 'verify: bash test.sh\n');
+    h = started.h;
+    const { requests } = started;
     const pr = openPullRequest(h, { number: 12, head: 'greenfix/issue-7', author: 'greenfix[bot]' });
     addCheckRun(h, { headSha: pr.headSha, name: 'test', conclusion: 'failure', log: JOB_LOG });
 

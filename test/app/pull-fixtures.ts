@@ -3,10 +3,10 @@ import { dirname, join } from 'node:path';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
 import type { ChatModel, ChatRequest } from '../../src/model/types.js';
-import { git } from '../cli/helpers.js';
+import { BUGGY_REPO, git } from '../cli/helpers.js';
 import type { FakeCheckRun } from '../support/fake-github.js';
 import { examplePayload } from '../triggers/payloads.js';
-import { INSTALLATION, turn, type Harness } from './harness.js';
+import { INSTALLATION, startHarness, turn, type Harness } from './harness.js';
 
 /**
  * Pull requests as GitHub has them, for the app's end-to-end tests: a commit in the bare remote
@@ -54,6 +54,14 @@ export function recordingModel(script: ScriptTurn[]): { model: ChatModel; reques
     },
   };
   return { model, requests };
+}
+
+/** The harness on BUGGY_REPO with `.github/greenfix.yml` = `config`, a recording model and the fake following the remote. */
+export async function startRecorded(script: ScriptTurn[], config: string): Promise<{ h: Harness; requests: ChatRequest[] }> {
+  const { model, requests } = recordingModel(script);
+  const h = await startHarness({ files: BUGGY_REPO, script: [], model, state: { config } });
+  wireRemote(h);
+  return { h, requests };
 }
 
 /** Everything the model was shown (all messages of all requests), as one text. */

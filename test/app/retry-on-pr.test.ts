@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
-import { BUGGY_REPO, git } from '../cli/helpers.js';
-import { startHarness, type Harness } from './harness.js';
-import { FIX_SCRIPT, openPullRequest, pullRequestComment, recordingModel, remoteSha, shownToModel, statusComments, wireRemote } from './pull-fixtures.js';
+import { git } from '../cli/helpers.js';
+import type { Harness } from './harness.js';
+import { FIX_SCRIPT, openPullRequest, pullRequestComment, remoteSha, shownToModel, startRecorded, statusComments } from './pull-fixtures.js';
 
 describe('/agent retry on a greenfix pull request', () => {
   let h: Harness;
@@ -10,9 +10,9 @@ describe('/agent retry on a greenfix pull request', () => {
   afterAll(() => nock.restore());
 
   it('pushes a new commit on the same branch, parent = the PR head, and updates the one PR', async () => {
-    const { model, requests } = recordingModel(FIX_SCRIPT);
-    h = await startHarness({ files: BUGGY_REPO, script: [], model, state: { config: 'verify: bash test.sh\n' } });
-    wireRemote(h);
+    const started = await startRecorded(FIX_SCRIPT, 'verify: bash test.sh\n');
+    h = started.h;
+    const { requests } = started;
     const pr = openPullRequest(h, { number: 12, head: 'greenfix/issue-7', title: 'Fix #7: add() gives the wrong answer', author: 'greenfix[bot]' });
 
     const answer = await h.send('issue_comment', pullRequestComment(h, 12, '/agent retry keep the function name'));
