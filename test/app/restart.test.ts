@@ -1,19 +1,24 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { BUGGY_REPO, branches, git } from '../cli/helpers.js';
+import { BUGGY_REPO, branches, cleanup, git, tempDir } from '../cli/helpers.js';
 import { waitForFakeState, type FakeGitHubState } from '../support/fake-github.js';
 import { startServeFixture, type ServeFixture } from './serve-fixture.js';
-import { logRecords, processesUnder, spawnServe, type ServeProcess } from './serve-process.js';
+import { killProcessesUnder, logRecords, processesUnder, spawnServe, type ServeProcess } from './serve-process.js';
 
-const EDIT = { tool_calls: [{ name: 'edit_file', arguments: { path: 'lib.sh', old: '$1 - $2', new: '$1 + $2' } }] };
 const SCRIPT = {
-  turns: [EDIT, { tool_calls: [{ name: 'run_tests', arguments: {} }] }, { tool_calls: [{ name: 'finish', arguments: { summary: 'add() subtracted; it adds now.' } }] }],
+  turns: [
+    { tool_calls: [{ name: 'edit_file', arguments: { path: 'lib.sh', old: '$1 - $2', new: '$1 + $2' } }] },
+    { tool_calls: [{ name: 'run_tests', arguments: {} }] },
+    { tool_calls: [{ name: 'finish', arguments: { summary: 'add() subtracted; it adds now.' } }] },
+  ],
 };
 /**
- * Killed after the model's reply, the edit never ran; the resumed run answers it "not started:
- * call it again", and a model calls it again. The scripted model replays by turn, so its script
- * says so.
+ * Three real runs (~10 s each): mid-agent, and either side of the publish step. (after_model is
+ * left out for time: there the resumed run answers the unrun edit "not started: call it again",
+ * so a script replayed by turn number needs the edit twice.)
  */
-const scriptFor = (crashAt: string) => (crashAt.startsWith('after_model') ? { turns: [EDIT, ...SCRIPT.turns] } : SCRIPT);
+const CRASH_POINTS = [['after_tool:1'], ['before_publish:1'], ['after_publish:1']];
 const FIXED_LIB = 'add() { echo $(( $1 + $2 )); }\n';
 const ISSUE = 7;
 const BRANCH = `greenfix/issue-${ISSUE}`;
@@ -36,6 +41,7 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
 
 describe('greenfix serve as a real process', () => {
   let fixture: ServeFixture | undefined;
+  let scratch: string | undefined;
   const processes: ServeProcess[] = [];
   const spawned = (p: ServeProcess) => (processes.push(p), p);
 
@@ -44,14 +50,20 @@ describe('greenfix serve as a real process', () => {
       p.kill();
       await p.exited;
     }
+    for (const dir of [fixture?.dir, scratch]) if (dir) killProcessesUnder(dir);
     await fixture?.close();
+    if (scratch) cleanup(scratch);
     fixture = undefined;
+    scratch = undefined;
   });
 
-  it.each([['after_model:1'], ['after_tool:1'], ['before_publish:1'], ['after_publish:1']])(
+  /** What the stopped processes left running under the test's dir: must be nothing. */
+  const leftovers = (dir: string) => processesUnder(dir).map((p) => p.what);
+
+  it.each(CRASH_POINTS)(
     'killed at %s and restarted: the job resumes and ends with one PR, one comment, one branch',
     async (crashAt) => {
-      fixture = await startServeFixture({ files: BUGGY_REPO, script: scriptFor(crashAt), config: 'verify: bash test.sh\n' });
+      fixture = await startServeFixture({ files: BUGGY_REPO, script: SCRIPT, config: 'verify: bash test.sh\n' });
       const f = fixture;
       const first = spawned(f.spawn({ GREENFIX_CRASH_AT: crashAt }));
       const answer = await f.label(await within(first.url, 20_000, 'first start'), ISSUE, 'delivery-1');
@@ -82,9 +94,10 @@ describe('greenfix serve as a real process', () => {
       const commit = git(f.remote, 'rev-parse', `refs/heads/${BRANCH}`);
       expect(f.state.checkRuns).toEqual([expect.objectContaining({ name: 'greenfix/verify', head_sha: commit, conclusion: 'success' })]);
 
+      expect(processesUnder(f.dir).map((p) => p.pid)).toContain(second.child.pid); // the check sees what runs
       second.child.kill('SIGTERM');
       expect(await within(second.exited, GRACE_MS, 'graceful shutdown')).toEqual({ code: 0, signal: null });
-      expect(processesUnder(f.dir)).toEqual([]);
+      expect(leftovers(f.dir)).toEqual([]);
     },
     120_000,
   );
@@ -97,18 +110,21 @@ describe('greenfix serve as a real process', () => {
     expect(await within(second.exited, 20_000, 'second process')).toEqual({ code: 2, signal: null });
     expect(second.stderr()).toContain(`another greenfix worker (pid ${first.child.pid})`);
     expect(second.stderr()).toContain(fixture.env.GREENFIX_WORKDIR);
+    const lock = join(fixture.env.GREENFIX_WORKDIR!, 'worker.pid');
+    expect(readFileSync(lock, 'utf8')).toBe(`${first.child.pid}\n`); // the refused one left the lock alone
 
     first.child.kill('SIGTERM');
     expect(await within(first.exited, GRACE_MS, 'graceful shutdown')).toEqual({ code: 0, signal: null });
-    expect(processesUnder(fixture.dir)).toEqual([]);
+    expect(existsSync(lock)).toBe(false);
+    expect(leftovers(fixture.dir)).toEqual([]);
   }, 60_000);
 
   it('with a bad environment, exits 2 listing every problem at once', async () => {
-    fixture = await startServeFixture({ files: BUGGY_REPO, script: SCRIPT, config: 'verify: bash test.sh\n' });
+    const home = (scratch = tempDir('greenfix-serve-env-'));
     const p = spawned(
       spawnServe({
-        cwd: fixture.env.HOME!,
-        env: { HOME: fixture.env.HOME!, APP_ID: 'one', PRIVATE_KEY: 'not a key', PORT: '99999', GREENFIX_CONCURRENCY: '0', GREENFIX_ROLE: 'everything' },
+        cwd: home,
+        env: { HOME: home, APP_ID: 'one', PRIVATE_KEY: 'not a key', PORT: '99999', GREENFIX_CONCURRENCY: '0', GREENFIX_ROLE: 'everything' },
       }),
     );
     expect(await within(p.exited, 20_000, 'bad env')).toEqual({ code: 2, signal: null });

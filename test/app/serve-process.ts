@@ -95,20 +95,36 @@ export function logRecords(stdout: string): Array<Record<string, unknown>> {
   });
 }
 
+export interface StrayProcess {
+  pid: number;
+  what: string;
+}
+
 /**
  * Processes (other than this one) whose working directory or command line is under `dir`: what a
  * stopped greenfix must not leave behind (git, sandboxed commands, setup).
  */
-export function processesUnder(dir: string): string[] {
-  const found: string[] = [];
+export function processesUnder(dir: string): StrayProcess[] {
+  const found: StrayProcess[] = [];
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)) {
     try {
       const cwd = readlinkSync(`/proc/${pid}/cwd`);
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (cwd.startsWith(dir) || cmdline.includes(dir)) found.push(`${pid}: ${cmdline.trim()} (cwd ${cwd})`);
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      if (cwd.startsWith(dir) || cmdline.includes(dir)) found.push({ pid: Number(pid), what: `${cmdline} (cwd ${cwd})` });
     } catch {
       // gone meanwhile, or not ours to read
     }
   }
   return found;
+}
+
+/** SIGKILLs what a failed test left under `dir` (by pid: only processes these tests started). */
+export function killProcessesUnder(dir: string): void {
+  for (const { pid } of processesUnder(dir)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
 }
