@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { removeWorktree } from '../workspace/worktree.js';
 import type { JobTarget } from './job-target.js';
 
 /** Where a job keeps its worktree, journal and state: `<workdir>/jobs/<job id>/`. */
@@ -56,8 +57,13 @@ export function saveTarget(files: JobFiles, target: JobTarget): void {
   renameSync(`${files.target}.tmp`, files.target);
 }
 
-/** Everything but what a later look may need is gone; called when a job is over for good. */
-export function removeJobFiles(files: JobFiles): void {
+/**
+ * When a job is over for good: its worktree leaves the mirror (`git worktree remove` + prune, so
+ * the mirror does not collect stale entries) and its index goes. The journal and state files stay:
+ * small, and what a person debugging the job reads.
+ */
+export async function removeJobFiles(files: JobFiles, gitDir: string): Promise<void> {
+  if (existsSync(gitDir)) await removeWorktree(gitDir, files.worktree);
   rmSync(files.worktree, { recursive: true, force: true });
   rmSync(files.index, { recursive: true, force: true });
 }

@@ -5,6 +5,7 @@ import { newJobReport } from '../github/report.js';
 import type { GitHost } from '../github/types.js';
 import type { Claimed, Job } from '../queue/types.js';
 import { subjectKey } from '../triggers/types.js';
+import { mirrorDir } from '../workspace/mirror.js';
 import { classifyJobError } from './classify-job-error.js';
 import { ciGuard } from './ci-guard.js';
 import { jobFiles, loadTarget, makeJobDir, removeJobFiles, saveTarget, type JobFiles } from './job-files.js';
@@ -52,7 +53,7 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
     if (!target) return finished('refused', { type: 'succeeded', result: { status: 'refused' } });
     const result = await fixOnWorkspace({ env, job, config: loaded.config, host, files, target, reporter, signal });
     const tokens = result.outcome.tokens.prompt + result.outcome.tokens.completion;
-    removeJobFiles(files);
+    await removeJobFiles(files, mirrorDir(env.workdir, request.repo.id));
     return finished(result.status, { type: 'succeeded', result: { status: result.status } }, tokens, result.outcome.steps);
   } catch (error) {
     return finished('error', await endWithError(env, job, files, reporter, signal, error));
@@ -88,7 +89,7 @@ async function endWithError(env: JobEnv, job: Job, files: JobFiles, reporter: Jo
   if (signal.aborted) {
     await reporter.flush();
     await reporter.finish({ status: 'cancelled', sentence: `Cancelled: ${reason?.kind === 'cancelled' ? reason.reason : 'stopped'}.` }).catch(() => undefined);
-    removeJobFiles(files);
+    await cleanUp(env, job, files);
     return { type: 'cancelled' };
   }
   const verdict = classifyJobError(error);
@@ -97,8 +98,15 @@ async function endWithError(env: JobEnv, job: Job, files: JobFiles, reporter: Jo
   const sentence = verdict.retryable && !last ? `${verdict.sentence} (attempt ${job.attempts} of ${job.maxAttempts}; greenfix will try again)` : verdict.sentence;
   await reporter.flush();
   await reporter.finish({ status: 'failed', sentence }).catch((e: unknown) => env.log.warn({ jobId: job.id, err: errorText(e) }, 'final status comment failed'));
-  if (!verdict.retryable || last) removeJobFiles(files);
+  if (!verdict.retryable || last) await cleanUp(env, job, files);
   return { type: 'failed', message: verdict.sentence, retryable: verdict.retryable };
+}
+
+/** Best effort after a failure: the job's outcome is already decided and reported. */
+async function cleanUp(env: JobEnv, job: Job, files: JobFiles): Promise<void> {
+  await removeJobFiles(files, mirrorDir(env.workdir, job.request.repo.id)).catch((error: unknown) =>
+    env.log.warn({ jobId: job.id, err: errorText(error) }, 'could not remove the job worktree'),
+  );
 }
 
 function errorText(error: unknown): string {

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import { join } from 'node:path';
 import nock from 'nock';
 import { BUGGY_REPO, git } from '../cli/helpers.js';
 import { examplePayload, withInstallation } from '../support/webhook-client.js';
@@ -47,5 +48,9 @@ describe('labelling an issue agent-fix', () => {
     expect(status).toHaveLength(1);
     expect(status[0]!.body).toContain(`#${pr.number}`);
     expect(h.state.reactions).toContainEqual({ issue: 7, commentId: null, content: 'eyes' });
+    // The job's worktree is gone, and the mirror forgot it.
+    const mirror = join(h.dir, 'work', 'mirrors', '1296269.git');
+    const worktrees = git(mirror, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree '));
+    expect(worktrees).toEqual([`worktree ${mirror}`]); // the bare mirror itself, nothing else
   });
 });
