@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
 import { pino } from 'pino';
@@ -13,14 +12,15 @@ import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 import { sandboxFileOwner } from '../../src/sandbox/ownership.js';
-import { cleanup, git, makeRepo, tempDir } from '../cli/helpers.js';
+import { cleanup, tempDir } from '../cli/helpers.js';
 import { newFakeGitHubState, nockFakeGitHub, type FakeGitHubState } from '../support/fake-github.js';
 import { testAppCredentials } from '../support/github-app.js';
 import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server.js';
 import { sendWebhook, type WebhookAnswer } from '../support/webhook-client.js';
 
-export const INSTALLATION = 42;
-export const SECRET = 'test-secret';
+import { INSTALLATION, SECRET, seedRemote } from './remote-fixture.js';
+
+export { INSTALLATION, SECRET };
 
 export interface Harness {
   dir: string;
@@ -69,12 +69,7 @@ export function turn(...calls: Array<[string, Record<string, unknown>]>): Script
 export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const dir = tempDir('greenfix-app-');
   const state = newFakeGitHubState({ roles: { octocat: 'admin' }, ...options.state });
-  const remoteRoot = join(dir, 'remote');
-  const remote = join(remoteRoot, state.owner, `${state.repo}.git`);
-  const seed = makeRepo(dir, options.files);
-  mkdirSync(join(remoteRoot, state.owner), { recursive: true });
-  git(dir, 'clone', '--quiet', '--bare', seed, remote);
-  git(remote, 'branch', '-M', 'main');
+  const { remoteRoot, remote } = seedRemote(dir, state.owner, state.repo, options.files);
   const gitServer: GitHttpServer = await startGitHttpServer({ root: remoteRoot, token: state.token });
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');

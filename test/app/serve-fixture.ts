@@ -1,14 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup, git, makeRepo, tempDir } from '../cli/helpers.js';
+import { cleanup, git, tempDir } from '../cli/helpers.js';
 import { newFakeGitHubState, serveFakeGitHub, type FakeGitHubState } from '../support/fake-github.js';
 import { testAppCredentials } from '../support/github-app.js';
 import { startGitHttpServer } from '../support/git-http-server.js';
 import { examplePayload, sendWebhook, withInstallation, type WebhookAnswer } from '../support/webhook-client.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
 
-export const INSTALLATION = 42;
-export const SECRET = 'test-secret';
+import { INSTALLATION, SECRET, seedRemote } from './remote-fixture.js';
+
+export { INSTALLATION, SECRET };
 
 /**
  * What a `greenfix serve` process talks to, all real HTTP on loopback in this (the test's)
@@ -40,12 +41,7 @@ export interface ServeFixtureOptions {
 export async function startServeFixture(options: ServeFixtureOptions): Promise<ServeFixture> {
   const dir = tempDir('greenfix-serve-');
   const state = newFakeGitHubState({ roles: { octocat: 'admin' }, config: options.config });
-  const remoteRoot = join(dir, 'remote');
-  const remote = join(remoteRoot, state.owner, `${state.repo}.git`);
-  const seed = makeRepo(dir, options.files);
-  mkdirSync(join(remoteRoot, state.owner), { recursive: true });
-  git(dir, 'clone', '--quiet', '--bare', seed, remote);
-  git(remote, 'branch', '-M', 'main');
+  const { remoteRoot, remote } = seedRemote(dir, state.owner, state.repo, options.files);
   const gitServer = await startGitHttpServer({ root: remoteRoot, token: state.token });
   const api = await serveFakeGitHub(state);
   const script = join(dir, 'script.json');
