@@ -2,6 +2,7 @@ import type { ApplicationFunction, Context, Probot } from 'probot';
 import { createGitHost } from '../github/octokit-host.js';
 import type { JobQueue } from '../queue/types.js';
 import { handleWebhook } from './handle-webhook.js';
+import { deliveryLogger } from './logger-context.js';
 import { createHttpRoutes } from './http-routes.js';
 import type { Metrics } from './metrics.js';
 
@@ -34,7 +35,7 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
     const identity = memoize(() => appIdentity(app));
     app.on([...EVENTS], async (context) => {
       const started = performance.now();
-      const log = context.log.child({ deliveryId: context.id, event: context.name });
+      const log = deliveryLogger(context.log, context.id, context.payload.repository?.full_name).child({ event: context.name });
       try {
         const { result, detail } = await handleWebhook(
           { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(context.octokit, context.repo()), readConfig: () => readConfig(context) },

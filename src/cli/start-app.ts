@@ -1,6 +1,7 @@
 import { Probot, Server, type ProbotOctokit } from 'probot';
 import type { Logger } from 'pino';
 import { greenfixApp } from '../app/greenfix-app.js';
+import { jobLogger } from '../app/logger-context.js';
 import { createMetrics, type Metrics } from '../app/metrics.js';
 import type { CrashPoints } from '../agent/crash-points.js';
 import { createGitHost } from '../github/octokit-host.js';
@@ -66,7 +67,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
       leaseMs: t.leaseMs,
       heartbeatMs: t.heartbeatMs,
       pollMs: t.pollMs,
-      runJob: (claimed, signal) => runJob(env, claimed, signal),
+      runJob: (claimed, signal) => runJob({ ...env, log: jobLogger(o.log, claimed.job) }, claimed, signal),
       log: o.log,
     });
   }
