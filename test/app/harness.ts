@@ -15,7 +15,7 @@ import { sandboxFileOwner } from '../../src/sandbox/ownership.js';
 import { cleanup, tempDir } from '../cli/helpers.js';
 import { newFakeGitHubState, nockFakeGitHub, type FakeGitHubState } from '../support/fake-github.js';
 import { testAppCredentials } from '../support/github-app.js';
-import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server.js';
+import { startGitHttpServer, type GitHttpRequest, type GitHttpServer } from '../support/git-http-server.js';
 import { sendWebhook, type WebhookAnswer } from '../support/webhook-client.js';
 
 import { INSTALLATION, SECRET, seedRemote } from './remote-fixture.js';
@@ -34,6 +34,8 @@ export interface Harness {
   send(event: string, payload: Record<string, unknown>, deliveryId?: string): Promise<WebhookAnswer>;
   /** Waits until no job runs and none is claimable. */
   settle(): Promise<void>;
+  /** Every request the git remote served (clones, fetches, pushes). */
+  gitRequests: GitHttpRequest[];
   /** The tree of a branch in the remote, or null. */
   remoteTree(branch: string): string | null;
   close(): Promise<void>;
@@ -45,7 +47,20 @@ export interface HarnessOptions {
   state?: Partial<FakeGitHubState>;
   /** Instead of the scripted model (e.g. a real client against a fake endpoint). */
   model?: ChatModel;
+  /** Probot's Octokit class; default UNTHROTTLED_OCTOKIT. */
+  Octokit?: typeof ProbotOctokit;
 }
+
+/**
+ * ProbotOctokit with the throttling plugin really off. `.defaults({ throttle: { enabled: false } })`
+ * is not enough: Probot passes its own `throttle` handlers per instance and the shallow merge of
+ * Octokit's `defaults` replaces ours, so writes stayed spaced 1-3 s apart. A function default runs
+ * after that merge.
+ */
+export const UNTHROTTLED_OCTOKIT: typeof ProbotOctokit = ProbotOctokit.defaults((options: Record<string, any>) => ({
+  ...options,
+  throttle: { ...options['throttle'], enabled: false },
+}));
 
 /** Resolves once `check()` holds; for effects of work running elsewhere (bounded, short interval). */
 export async function waitFor(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
@@ -92,7 +107,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     concurrency: 2,
     workerId: 'test-worker',
     crashPoints: createCrashPoints({}),
-    Octokit: ProbotOctokit.defaults({ throttle: { enabled: false } }),
+    Octokit: options.Octokit ?? UNTHROTTLED_OCTOKIT,
     timings: { leaseMs: 10_000, heartbeatMs: 500, pollMs: 50, progressIntervalMs: 0 },
   });
   const cloneUrl = gitServer.url(`${state.owner}/${state.repo}.git`);
@@ -113,6 +128,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     remote,
     cloneUrl,
     repository,
+    gitRequests: gitServer.requests,
     send: (event, payload, deliveryId) =>
       sendWebhook(`${app.url}/api/github/webhooks`, { event, deliveryId: deliveryId ?? `delivery-${(deliveries += 1)}`, payload, secret: SECRET }),
     settle: () => app.pool?.drained() ?? Promise.resolve(),
