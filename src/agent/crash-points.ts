@@ -3,7 +3,20 @@
  * process with SIGKILL the n-th time (default 1st) it reaches that point. SIGKILL, not an
  * exception: nothing gets to clean up or flush, exactly like an OOM kill or a power cut.
  */
-export type CrashPointName = 'after_model' | 'before_tool' | 'after_tool' | 'before_publish' | 'after_publish';
+export type CrashPointName =
+  | 'after_model'
+  | 'before_tool'
+  | 'after_tool'
+  | 'before_publish'
+  | 'before_push'
+  | 'after_push'
+  | 'before_pull_request'
+  | 'after_pull_request'
+  | 'before_check_run'
+  | 'after_check_run'
+  | 'after_publish'
+  | 'before_comment'
+  | 'after_comment';
 
 export interface CrashPoints {
   reach(name: CrashPointName): void;

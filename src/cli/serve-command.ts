@@ -24,9 +24,6 @@ export const SERVE_USAGE = `Usage: greenfix serve     the webhook server and wor
 Configuration is read from the environment (and .env); see .env.example. Without APP_ID and a
 private key, Probot's setup page registers the GitHub App from app.yml.`;
 
-/** How long a running job may take to finish after SIGTERM before it is released to others. */
-const SHUTDOWN_GRACE_MS = 25_000;
-
 /** `greenfix serve` / `greenfix worker`: validate everything up front, then run until a signal. */
 export async function serveCommand(argv: string[], io: CliIo, role?: 'worker'): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -107,7 +104,7 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
   log.info({ url: app.url, role: config.role, concurrency: config.concurrency, db: config.db, workdir: config.workdir }, 'greenfix is running');
   const signal = await waitForSignal();
   log.info({ signal }, 'shutting down: no new jobs; running ones get a grace period, then go back to the queue');
-  await app.stop(SHUTDOWN_GRACE_MS);
+  await app.stop(config.shutdownGraceMs);
   await queue.close();
   lock?.release();
   return ExitCode.verified;

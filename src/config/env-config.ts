@@ -33,6 +33,8 @@ export interface EnvConfig {
   role: NonNullable<ParsedEnv['GREENFIX_ROLE']>;
   redisUrl?: string;
   sandbox: NonNullable<ParsedEnv['GREENFIX_SANDBOX']>;
+  /** How long running jobs may take to finish after SIGTERM before they are released to others. */
+  shutdownGraceMs: number;
 }
 
 export interface EnvDeps {
@@ -43,6 +45,8 @@ export interface EnvDeps {
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_CONCURRENCY = 2;
 export const DEFAULT_WORKDIR_NAME = '.greenfix';
+/** Below the 30 s Docker and Kubernetes wait between SIGTERM and SIGKILL. */
+export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 25;
 
 /**
  * Validates the environment, listing every problem at once in an EnvConfigError. Problems name the
@@ -97,5 +101,6 @@ function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string)
     concurrency: v.GREENFIX_CONCURRENCY ?? DEFAULT_CONCURRENCY,
     role: v.GREENFIX_ROLE ?? 'all',
     sandbox: v.GREENFIX_SANDBOX ?? 'on',
+    shutdownGraceMs: (v.GREENFIX_SHUTDOWN_GRACE_SECONDS ?? DEFAULT_SHUTDOWN_GRACE_SECONDS) * 1000,
   };
 }

@@ -49,6 +49,7 @@ export const EnvSchema = z.object({
     }),
   ),
   GREENFIX_SANDBOX: opt(oneOf(['on', 'bwrap', 'off'] as const)),
+  GREENFIX_SHUTDOWN_GRACE_SECONDS: opt(integer(0, 3600)),
 });
 
 export type ParsedEnv = z.infer<typeof EnvSchema>;

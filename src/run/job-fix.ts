@@ -54,15 +54,16 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const ci = request.kind === 'ci_fix' && !saved ? request.ci : undefined;
   const failed = ci ? await host.failedChecks(ci.headSha, ci.workflowRunId ? undefined : ci.checks) : [];
   const task = saved?.task ?? jobTask(request, target, failed);
+  const crashPoints = env.crashPoints ?? createCrashPoints({});
   const agentsMd = [readAgentsMd(workspace.root), config.instructions].filter(Boolean).join('\n\n') || null;
 
   const result = await runFix(
     {
       workspace,
       sandbox: env.sandbox,
-      publisher: githubPublisher({ host, gitDir, cloneUrl: request.repo.cloneUrl, target, config, jobId: job.id }),
+      publisher: githubPublisher({ host, gitDir, cloneUrl: request.repo.cloneUrl, target, config, jobId: job.id, crashPoints }),
       paths: { journal: files.journal, state: files.state },
-      crashPoints: env.crashPoints ?? createCrashPoints({}),
+      crashPoints,
       setupTimeoutMs: SETUP_TIMEOUT_MS,
       agentsMd,
       onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
