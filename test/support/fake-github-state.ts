@@ -44,7 +44,22 @@ export interface InjectedFailure {
   status: number;
   apply: boolean;
   headers?: Record<string, string>;
+  /** The answer's JSON body; default `{ message: 'injected failure' }`. */
+  body?: unknown;
   times: number;
+}
+
+/** GitHub's answer to a secondary rate limit: 403, `retry-after`, and this wording (octokit's throttling plugin matches it). */
+export function secondaryRateLimit(method: string, path: RegExp, retryAfterSeconds = 0, times = 1): InjectedFailure {
+  return {
+    method,
+    path,
+    status: 403,
+    apply: false,
+    times,
+    headers: { 'retry-after': String(retryAfterSeconds) },
+    body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' },
+  };
 }
 
 export interface FakeGitHubState {

@@ -22,7 +22,7 @@ function answerOnce(state: FakeGitHubState, method: string, url: string, body: u
   if (failure) {
     failure.times -= 1;
     if (failure.apply) routeFakeGitHub(state, method, url, body, accept);
-    return { status: failure.status, body: { message: 'injected failure' }, ...(failure.headers ? { headers: failure.headers } : {}) };
+    return { status: failure.status, body: failure.body ?? { message: 'injected failure' }, ...(failure.headers ? { headers: failure.headers } : {}) };
   }
   return routeFakeGitHub(state, method, url, body, accept);
 }
