@@ -1,10 +1,12 @@
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
 import { benchContextTokens } from './context-tokens.js';
 import { benchPromptSize } from './prompt-size.js';
+import { benchQueueThroughput } from './queue-throughput.js';
 import { formatTable, type BenchResults } from './report.js';
 import { CLI_CONTEXT } from './scripted-run.js';
 import { benchStepOverhead } from './step-overhead.js';
 import { benchTreeHash } from './tree-hash.js';
+import { benchWebhookAck } from './webhook-ack.js';
 
 /** A looser budget beside the CLI's default, for large-context models (--context-tokens 60000). */
 const LOOSE_CONTEXT = { maxTokens: 60_000, keepLastToolResults: 6 };
@@ -19,7 +21,11 @@ async function main(): Promise<void> {
   const treeHash = await benchTreeHash(20_000, 5);
   log('step overhead (200 steps)…');
   const stepOverhead = await benchStepOverhead({ sandbox, steps: 200 });
-  const results: BenchResults = { contextTokens, treeHash, stepOverhead, promptSize: benchPromptSize('npm test') };
+  log('queue throughput (5,000 jobs, file and :memory:)…');
+  const queueThroughput = await benchQueueThroughput();
+  log('webhook acknowledgement (idle, 2 jobs running, 1,000-delivery burst)…');
+  const webhookAck = await benchWebhookAck({ sandbox });
+  const results: BenchResults = { contextTokens, treeHash, stepOverhead, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck };
   process.stdout.write(`${formatTable(results)}\n`);
   process.stdout.write(`${JSON.stringify(results)}\n`);
 }

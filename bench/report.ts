@@ -1,13 +1,18 @@
 import type { ContextTokensBench } from './context-tokens.js';
 import type { PromptSizeBench } from './prompt-size.js';
+import { queueThroughputRows, type QueueThroughputBench } from './queue-throughput.js';
 import type { StepOverheadBench } from './step-overhead.js';
 import type { TreeHashBench } from './tree-hash.js';
+import type { WebhookAckBench } from './webhook-ack.js';
+import { webhookAckRows } from './webhook-ack-rows.js';
 
 export interface BenchResults {
   contextTokens: ContextTokensBench;
   treeHash: TreeHashBench;
   stepOverhead: StepOverheadBench;
   promptSize: PromptSizeBench;
+  queueThroughput: QueueThroughputBench;
+  webhookAck: WebhookAckBench;
 }
 
 type Row = [benchmark: string, measured: string, baseline: string, ratio: string, goal: string];
@@ -26,6 +31,8 @@ export function formatTable(r: BenchResults): string {
   rows.push([`step overhead, ${s.steps} read_file steps`, `${fixed(s.loopMsPerStep, 2)} ms/step`, `${fixed(s.toolMsPerStep, 2)} ms/step tools alone`, `${fixed(s.ratio, 1)}x`, `+${fixed(s.overheadMsPerStep, 2)} ms/step`]);
   rows.push([`  of which journal fsyncs`, `${fixed(s.fsyncMsPerStep, 2)} ms/step`, `${fixed(s.journalRecordsPerStep, 2)} fsynced records/step`, fixed(s.fsyncMsPerStep / s.overheadMsPerStep, 2), '']);
   rows.push(['fixed prompt (every request)', `${n(p.totalBytes)} B`, `system ${n(p.systemPromptBytes)} B + tools ${n(p.toolSpecsBytes)} B`, '', '']);
+  rows.push(...queueThroughputRows(r.queueThroughput));
+  rows.push(...webhookAckRows(r.webhookAck));
   return render(rows);
 }
 

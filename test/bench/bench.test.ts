@@ -6,12 +6,13 @@ import { formatTable } from '../../bench/report.js';
 import { sessionScript } from '../../bench/session-script.js';
 import { benchStepOverhead } from '../../bench/step-overhead.js';
 import { benchTreeHash } from '../../bench/tree-hash.js';
+import { benchWebhookAck } from '../../bench/webhook-ack.js';
 import { systemPrompt } from '../../src/agent/prompt.js';
 import { createTools, toolSpecs } from '../../src/agent/tools/registry.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 
-const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith('gf-bench-context-') || n.startsWith('gf-bench-steps-'));
+const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith('gf-bench-context-') || n.startsWith('gf-bench-steps-') || n.startsWith('gf-bench-app-'));
 const sane = (value: number) => Number.isFinite(value) && value > 0;
 
 /** Each benchmark at a tiny size: the figures are real numbers, never timing thresholds. */
@@ -61,6 +62,19 @@ describe('benchmarks', () => {
   });
 });
 
+describe('webhook acknowledgement', () => {
+  it('answers every delivery and makes exactly one job per distinct delivery, with both workers busy meanwhile', async () => {
+    const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: () => undefined });
+    const before = leftovers();
+    const r = await benchWebhookAck({ sandbox, deliveries: 5, burst: 40, connections: 10, throttledDeliveries: 2 });
+    expect(leftovers()).toEqual(before);
+    for (const s of [r.idle, r.enqueueIdle, r.busy, r.throttled]) expect(s.failed === 0 && sane(s.p50) && s.p99 >= s.p50).toBe(true);
+    expect(r.busyRunningMin).toBe(2);
+    expect(r.busyJobsEnded).toBe(0);
+    expect(r.burst).toMatchObject({ deliveries: 40, distinct: 36, answered200: 40, jobs: 36, lost: 0, doubled: 0 });
+  }, 120_000);
+});
+
 describe('sessionScript', () => {
   it('explores, then edits, tests and finishes in exactly the requested steps', () => {
     const turns = sessionScript(['src/a.ts', 'src/b.ts'], 12);
@@ -70,6 +84,8 @@ describe('sessionScript', () => {
   });
 });
 
+const stats = (p50: number, p99: number) => ({ count: 150, failed: 0, late: 0, p50, p99, max: p99 });
+
 describe('formatTable', () => {
   it('shows every figure with its baseline and whether the goal is met', () => {
     const table = formatTable({
@@ -77,11 +93,26 @@ describe('formatTable', () => {
       treeHash: { files: 20_000, gitMs: 10, naiveMs: 100, ratio: 10 },
       stepOverhead: { steps: 200, loopMsPerStep: 2, toolMsPerStep: 1, overheadMsPerStep: 1, ratio: 2, journalRecordsPerStep: 3, fsyncMsPerStep: 0.5 },
       promptSize: { systemPromptBytes: 800, toolSpecsBytes: 3_000, totalBytes: 3_800 },
+      queueThroughput: { jobs: 5_000, file: { enqueuePerSec: 1_000, claimCompletePerSec: 500 }, memory: { enqueuePerSec: 4_000, claimCompletePerSec: 1_000 }, burst: { deliveries: 1_000, distinct: 900, created: 900, stored: 900 } },
+      webhookAck: {
+        idle: stats(20, 50),
+        enqueueIdle: stats(40, 80),
+        busy: stats(50, 90),
+        busyRunningMin: 2,
+        busyJobsEnded: 0,
+        throttled: stats(1_000, 1_010),
+        burst: { deliveries: 1_000, distinct: 900, connections: 100, answered200: 1_000, jobs: 900, lost: 0, doubled: 0, wallMs: 10_000, latency: stats(1_200, 2_400) },
+      },
     });
     expect(table).toMatch(/context tokens, 60 steps, budget 40\/keep 6 +300 tok sent +900 tok full history +0\.333 +≤ 0\.333 \(met\)/);
     expect(table).toMatch(/tree hash, 20,000 files, warm +10\.0 ms +100\.0 ms read\+hash all +0\.100 +≤ 0\.2 \(met\)/);
     expect(table).toMatch(/step overhead, 200 read_file steps +2\.00 ms\/step +1\.00 ms\/step tools alone +2\.0x/);
     expect(table).toMatch(/of which journal fsyncs +0\.50 ms\/step +3\.00 fsynced records\/step +0\.50/);
     expect(table).toMatch(/fixed prompt \(every request\) +3,800 B +system 800 B \+ tools 3,000 B/);
+    expect(table).toMatch(/queue enqueue, 5000 jobs \(SQLite file\) +1,000 jobs\/s +4,000 jobs\/s :memory: +0\.25/);
+    expect(table).toMatch(/webhook ack B: 150 enqueueing, 2 jobs running +p50 50\.0 ms \/ p99 90\.0 ms +A: p50 20\.0 ms \/ p99 50\.0 ms +2\.50 \/ 1\.80 +p99 < 100 ms \(met\)/);
+    expect(table).toMatch(/Probot default throttling +p50 1\.00 s \/ p99 1\.01 s .* p99 < 1 s \(NOT met\)/);
+    expect(table).toMatch(/delivery burst: 1000, 10% dup ids, 100 conns +900 jobs, 0 lost, 0 doubled +900 distinct deliveries +1\.000 += 1 \(met\)/);
+    expect(table).toMatch(/burst wall time \/ rate +10\.00 s, 100 deliveries\/s/);
   });
 });

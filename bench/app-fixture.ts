@@ -1,0 +1,134 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { ProbotOctokit } from 'probot';
+import { createCrashPoints } from '../src/agent/crash-points.js';
+import { startApp, type RunningApp } from '../src/cli/start-app.js';
+import type { ChatModel } from '../src/model/types.js';
+import { openSqliteQueue } from '../src/queue/sqlite-queue.js';
+import type { JobQueue } from '../src/queue/types.js';
+import { sandboxFileOwner } from '../src/sandbox/ownership.js';
+import type { Sandbox } from '../src/sandbox/types.js';
+import { git } from '../src/workspace/git.js';
+import { newFakeGitHubState, type FakeGitHubState } from '../test/support/fake-github-state.js';
+import { startGitHttpServer, type GitHttpServer } from '../test/support/git-http-server.js';
+import { serveBenchGitHub, type FakeGitHubServer } from './fake-github-server.js';
+
+export const BENCH_SECRET = 'bench-secret';
+export const BENCH_INSTALLATION = 42;
+export const REPO_NAMES = ['widgets', 'gadgets'] as const;
+
+/** Everything an app under benchmark talks to: a fake GitHub, a git remote, two repositories. */
+export interface AppWorld {
+  dir: string;
+  state: FakeGitHubState;
+  github: FakeGitHubServer;
+  gitServer: GitHttpServer;
+  /** `repository` objects of webhook payloads, one per repository (one job at a time each). */
+  repositories: Array<Record<string, unknown>>;
+  credentials: { appId: number; privateKey: string };
+  close(): Promise<void>;
+}
+
+export async function startAppWorld(): Promise<AppWorld> {
+  const dir = mkdtempSync(join(tmpdir(), 'gf-bench-app-'));
+  chmodSync(dir, 0o755); // the sandbox's unprivileged uid must reach the worktrees below it
+  const state = newFakeGitHubState({ owner: 'bench-org', repo: REPO_NAMES[0], roles: { octocat: 'admin' } });
+  const remotes = join(dir, 'remote');
+  for (const name of REPO_NAMES) await makeBareRepo(join(dir, `seed-${name}`), join(remotes, state.owner, `${name}.git`));
+  const gitServer = await startGitHttpServer({ root: remotes, token: state.token });
+  const github = await serveBenchGitHub(state);
+  const repositories = REPO_NAMES.map((name, i) => ({
+    id: 5_000 + i,
+    name,
+    full_name: `${state.owner}/${name}`,
+    owner: { login: state.owner, id: 1, type: 'Organization' },
+    clone_url: gitServer.url(`${state.owner}/${name}.git`),
+    default_branch: 'main',
+  }));
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  return {
+    dir,
+    state,
+    github,
+    gitServer,
+    repositories,
+    credentials: { appId: state.appId, privateKey },
+    async close() {
+      await github.close();
+      await gitServer.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A repository whose tests are `make test` (detected, no setup step, no config file needed). */
+async function makeBareRepo(seed: string, bare: string): Promise<void> {
+  mkdirSync(seed, { recursive: true });
+  writeFileSync(join(seed, 'Makefile'), 'test:\n\ttrue\n');
+  writeFileSync(join(seed, 'README.md'), '# bench\n');
+  const id = ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgSign=false'];
+  await git(['init', '-q', '-b', 'main', seed], { cwd: seed });
+  await git(['add', '-A'], { cwd: seed });
+  await git([...id, 'commit', '-q', '-m', 'base'], { cwd: seed });
+  mkdirSync(bare, { recursive: true });
+  await git(['clone', '-q', '--bare', seed, bare], { cwd: seed });
+}
+
+export interface BenchAppOptions {
+  role: 'all' | 'receiver';
+  model: ChatModel;
+  sandbox: Sandbox;
+  /** Probot's default Octokit spaces writes (the 👀 reaction) a second apart per installation. */
+  throttled: boolean;
+}
+
+export interface BenchApp {
+  app: RunningApp;
+  queue: JobQueue;
+  webhookUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Probot's Octokit with the throttling plugin off. A plain `defaults({ throttle: { enabled: false } })`
+ * does not do it: Probot passes its own `throttle` object, which replaces that one, and
+ * ProbotOctokit's deep merge sets `enabled: true` again; a function runs after both.
+ */
+const UNTHROTTLED = ProbotOctokit.defaults((options: Record<string, any>) => ({ ...options, throttle: { ...options.throttle, enabled: false } }));
+
+/** greenfix as `greenfix serve` starts it, on loopback, with its own queue file and workdir. */
+export async function startBenchApp(world: AppWorld, name: string, o: BenchAppOptions): Promise<BenchApp> {
+  const queue = openSqliteQueue({ path: join(world.dir, `${name}.db`) });
+  const app = await startApp({
+    ...world.credentials,
+    secret: BENCH_SECRET,
+    baseUrl: world.github.baseUrl,
+    host: '127.0.0.1',
+    port: 0,
+    role: o.role,
+    log: pino({ level: 'silent' }),
+    queue,
+    model: o.model,
+    sandbox: o.sandbox,
+    fileOwner: sandboxFileOwner(),
+    workdir: join(world.dir, `work-${name}`),
+    concurrency: 2,
+    workerId: `bench-${name}`,
+    crashPoints: createCrashPoints({}),
+    ...(o.throttled ? {} : { Octokit: UNTHROTTLED }),
+    timings: { pollMs: 50 },
+  });
+  if (!app.url) throw new Error('bench app has no webhook URL');
+  return {
+    app,
+    queue,
+    webhookUrl: `${app.url}/api/github/webhooks`,
+    async stop() {
+      await app.stop(0);
+      await queue.close();
+    },
+  };
+}

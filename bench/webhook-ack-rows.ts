@@ -1,0 +1,30 @@
+import type { LatencyStats } from './deliveries.js';
+import type { WebhookAckBench } from './webhook-ack.js';
+
+type Row = [benchmark: string, measured: string, baseline: string, ratio: string, goal: string];
+
+/**
+ * Rows in bench/report.ts's table shape. Every latency is set against phase A (ignored
+ * deliveries to an idle app) measured in the same run; the goal is DESIGN §1's "aim < 100 ms".
+ */
+export function webhookAckRows(r: WebhookAckBench): Row[] {
+  const { idle, enqueueIdle, busy, throttled, burst: b } = r;
+  const floor = `A: p50 ${ms(idle.p50)} / p99 ${ms(idle.p99)}`;
+  const exact = b.jobs === b.distinct && b.lost === 0 && b.doubled === 0;
+  const perSec = (b.deliveries * 1_000) / b.wallMs;
+  return [
+    [`webhook ack A: ${idle.count} ignored, idle app`, pair(idle), '(baseline)', '', `p99 < 100 ms${met(idle.p99 < 100)}`],
+    [`webhook ack: ${enqueueIdle.count} enqueueing, no job running`, pair(enqueueIdle), floor, ratio(enqueueIdle, idle), ''],
+    [`webhook ack B: ${busy.count} enqueueing, 2 jobs running`, pair(busy), floor, ratio(busy, idle), `p99 < 100 ms${met(busy.p99 < 100 && busy.failed === 0)}`],
+    ['  workers busy throughout B', `min ${r.busyRunningMin} running`, `${r.busyJobsEnded} job(s) ended during B`, '', `2 / 0${met(r.busyRunningMin === 2 && r.busyJobsEnded === 0)}`],
+    [`webhook ack: ${throttled.count} enqueueing, Probot default throttling`, pair(throttled), floor, ratio(throttled, idle), `p99 < 1 s${met(throttled.p99 < 1_000)}`],
+    [`delivery burst: ${b.deliveries}, 10% dup ids, ${b.connections} conns`, `${b.jobs} jobs, ${b.lost} lost, ${b.doubled} doubled`, `${b.distinct} distinct deliveries`, (b.jobs / b.distinct).toFixed(3), `= 1${met(exact)}`],
+    ['  answered', `${b.answered200} × 200, ${b.latency.late} × 202 late, ${b.latency.failed} failed`, `${b.deliveries} sent`, (b.answered200 / b.deliveries).toFixed(3), `= 1${met(b.answered200 === b.deliveries)}`],
+    ['  burst wall time / rate', `${ms(b.wallMs)}, ${Math.round(perSec)} deliveries/s`, `ack p50 ${ms(b.latency.p50)} / p99 ${ms(b.latency.p99)}`, '', `p99 < 10 s${met(b.latency.p99 < 10_000)}`],
+  ];
+}
+
+const ms = (value: number) => (value >= 1_000 ? `${(value / 1_000).toFixed(2)} s` : `${value.toFixed(1)} ms`);
+const pair = (s: LatencyStats) => `p50 ${ms(s.p50)} / p99 ${ms(s.p99)}${s.failed ? ` (${s.failed} failed)` : ''}`;
+const ratio = (s: LatencyStats, base: LatencyStats) => `${(s.p50 / base.p50).toFixed(2)} / ${(s.p99 / base.p99).toFixed(2)}`;
+const met = (ok: boolean) => (ok ? ' (met)' : ' (NOT met)');
