@@ -1,5 +1,7 @@
-/** The queue's public surface: the JobQueue contract, the SQLite implementation and its errors. */
+/** The queue's public surface: the JobQueue contract, the SQLite and Redis implementations and their errors. */
 export * from './types.js';
 export { openSqliteQueue, type SqliteQueueOptions } from './sqlite-queue.js';
 export { CorruptJobError, QueueOpenError, type QueueOpenErrorKind } from './errors.js';
 export { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
+export { openBullmqQueue, jobIdForDelivery, type BullmqQueueOptions } from './bullmq-queue.js';
+export { RedisQueueOpenError, redactRedisUrl } from './redis-connect.js';

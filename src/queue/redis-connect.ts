@@ -26,19 +26,28 @@ export function redactRedisUrl(url: string): string {
 
 /**
  * Connects and waits for the first PING, so a wrong URL fails at startup instead of at the first
- * webhook. Afterwards ioredis reconnects by itself (a restarted Redis), queueing commands while
- * it does; `onError` sees connection errors that would otherwise be printed as unhandled.
+ * webhook: no retries until then. Afterwards ioredis reconnects by itself (a restarted Redis),
+ * queueing commands while it does; `onError` sees connection errors that would otherwise be
+ * printed as unhandled.
  */
 export async function connectRedis(url: string, onError: (error: Error) => void): Promise<Redis> {
-  const redis = new Redis(url, { lazyConnect: true });
-  redis.on('error', onError);
+  let ready = false;
+  let lastError: unknown;
+  const redis = new Redis(url, { lazyConnect: true, retryStrategy: (times) => (ready ? Math.min(times * 50, 2_000) : null) });
+  redis.on('error', (error: Error) => {
+    lastError = error;
+    if (ready) onError(error);
+  });
   try {
     await redis.connect();
     await redis.ping();
+    ready = true;
     return redis;
   } catch (error) {
-    redis.disconnect();
-    const detail = (error as { code?: unknown }).code ?? (error instanceof Error ? error.name : 'error');
-    throw new RedisQueueOpenError(redactRedisUrl(url), String(detail), { cause: error });
+    // On a closed stream, disconnect() would arm a 2 s timer nothing clears (ioredis' AbstractConnector).
+    if (redis.status !== 'end') redis.disconnect();
+    const cause = lastError ?? error;
+    const detail = (cause as { code?: unknown }).code ?? (cause instanceof Error ? cause.message : 'error');
+    throw new RedisQueueOpenError(redactRedisUrl(url), String(detail), { cause });
   }
 }

@@ -24,12 +24,13 @@ const START_LIMIT_MS = 15_000;
  * A real redis-server on a free loopback port with a private temp dir, AOF on and RDB snapshots
  * off, so restart() keeps the data the way a production Redis with `appendonly yes` does.
  */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: { command?: string } = {}): Promise<RedisServer> {
+  const command = options.command ?? 'redis-server';
   const dir = mkdtempSync(join(tmpdir(), 'gf-redis-'));
   const port = await freePort();
   let child: ChildProcess | undefined;
   try {
-    child = await spawnReady(port, dir);
+    child = await spawnReady(command, port, dir);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -42,15 +43,15 @@ export async function startRedisServer(): Promise<RedisServer> {
     },
     async restart() {
       await terminate(child);
-      child = await spawnReady(port, dir);
+      child = await spawnReady(command, port, dir);
     },
   };
 }
 
-function spawnReady(port: number, dir: string): Promise<ChildProcess> {
+function spawnReady(command: string, port: number, dir: string): Promise<ChildProcess> {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', dir];
   // Only PATH: the server needs nothing from our environment.
-  const child = spawn('redis-server', args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const fail = (message: string) => {
@@ -60,7 +61,7 @@ function spawnReady(port: number, dir: string): Promise<ChildProcess> {
     };
     const timer = setTimeout(() => fail(`redis-server was not ready within ${START_LIMIT_MS} ms:\n${output}`), START_LIMIT_MS);
     child.on('error', (error: NodeJS.ErrnoException) =>
-      fail(error.code === 'ENOENT' ? 'redis-server is not installed (apt-get install redis-server; .ci/run does it)' : `redis-server: ${error.message}`),
+      fail(error.code === 'ENOENT' ? `${command} is not installed (apt-get install redis-server; .ci/run does it)` : `redis-server: ${error.message}`),
     );
     child.on('exit', (code) => fail(`redis-server exited with ${code} before it was ready:\n${output}`));
     const onData = (chunk: Buffer) => {
