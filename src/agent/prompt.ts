@@ -28,7 +28,11 @@ export function taskMessage(task: string): string {
   return `Task:\n${clipHeadTail(sanitiseUntrusted(task).trim(), TASK_MAX_CHARS)}`;
 }
 
-/** Strips what a reader of the issue on GitHub cannot see but a model would: HTML comments and zero-width characters. */
+/**
+ * Strips what a reader of the issue on GitHub cannot see but a model would: HTML comments,
+ * zero-width and invisible format characters, and Unicode tag characters (U+E0000–E007F), which
+ * spell out ASCII invisibly ("ASCII smuggling") and which models read as text.
+ */
 export function sanitiseUntrusted(text: string): string {
-  return text.replace(/<!--[\s\S]*?(-->|$)/g, '').replace(/[\u200B-\u200D\u2060\uFEFF]/g, '');
+  return text.replace(/<!--[\s\S]*?(-->|$)/g, '').replace(/[\u180E\u200B-\u200D\u2060-\u2064\uFEFF\u{E0000}-\u{E007F}]/gu, '');
 }
