@@ -39,13 +39,14 @@ describe('when the model endpoint misbehaves', () => {
   });
   afterAll(() => nock.restore());
 
-  it('backs off through 429 with Retry-After, 500s and a timeout, then opens one PR', async () => {
+  it('backs off through 429 with Retry-After, 5xx, a silent and a stalled answer, then opens one PR', async () => {
     openai = await FakeOpenAIServer.start();
     openai.script(
       { status: 429, headers: { 'retry-after': '2' }, json: { error: { message: 'Rate limit reached', type: 'requests' } } },
       { status: 500, json: { error: { message: 'internal error' } } },
       { status: 503, json: { error: { message: 'overloaded' } } },
       { never: true },
+      { stall: true }, // headers, then half a body
       toolTurn(1, 'edit_file', { path: 'lib.sh', old: '$1 - $2', new: '$1 + $2' }),
       toolTurn(2, 'run_tests', {}),
       toolTurn(3, 'finish', { summary: 'add() adds.' }),
@@ -56,12 +57,12 @@ describe('when the model endpoint misbehaves', () => {
     await h.send('issues', labeled(h));
     await h.settle();
 
-    // 4 failed attempts of the first step, then one request per step.
-    expect(openai.requests).toHaveLength(7);
-    const firstStep = openai.requests.slice(0, 5).map((r) => JSON.stringify(r.body));
+    // 5 failed attempts of the first step, then one request per step.
+    expect(openai.requests).toHaveLength(8);
+    const firstStep = openai.requests.slice(0, 6).map((r) => JSON.stringify(r.body));
     expect(new Set(firstStep).size).toBe(1); // the same request, re-sent
-    // Retry-After (2 s) honoured, then exponential backoff (random 0.5 of 200, 400, 800 ms).
-    expect(waits).toEqual([2000, 100, 200, 400]);
+    // Retry-After (2 s) honoured, then exponential backoff (random 0.5 of 200, 400, 800, 1600 ms).
+    expect(waits).toEqual([2000, 100, 200, 400, 800]);
     expect(h.state.pulls).toHaveLength(1);
     expect(h.remoteTree('greenfix/issue-7')).not.toBeNull();
     const jobs = await h.queue.listBySubject('1296269#7');
