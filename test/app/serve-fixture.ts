@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { cleanup, git, tempDir } from '../cli/helpers.js';
 import { newFakeGitHubState, serveFakeGitHub, type FakeGitHubState } from '../support/fake-github.js';
 import { testAppCredentials } from '../support/github-app.js';
-import { startGitHttpServer } from '../support/git-http-server.js';
+import { startGitHttpServer, type GitHttpRequest } from '../support/git-http-server.js';
 import { examplePayload, sendWebhook, withInstallation, type WebhookAnswer } from '../support/webhook-client.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
 
@@ -26,6 +26,8 @@ export interface ServeFixture {
   spawn(extra?: Record<string, string>): ServeProcess;
   /** A signed `issues.labeled` delivery for issue `number` to a running process. */
   label(url: string, number: number, deliveryId: string): Promise<WebhookAnswer>;
+  /** Every request the git remote saw, with its status (pushes are POST …/git-receive-pack). */
+  gitRequests: GitHttpRequest[];
   /** The tree of a branch in the remote, or null. */
   remoteTree(branch: string): string | null;
   close(): Promise<void>;
@@ -75,6 +77,7 @@ export async function startServeFixture(options: ServeFixtureOptions): Promise<S
     state,
     remote,
     env,
+    gitRequests: gitServer.requests,
     spawn: (extra = {}) => spawnServe({ cwd: home, env: { ...env, ...extra } }),
     label: (url, number, deliveryId) => {
       const payload = examplePayload('issues', 'labeled');

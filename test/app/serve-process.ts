@@ -128,3 +128,14 @@ export function killProcessesUnder(dir: string): void {
     }
   }
 }
+
+/** `promise`, or a rejection naming `what` after `ms` (the timer never outlives the promise). */
+export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,115 @@
+import { expect } from '@jest/globals';
+import { BUGGY_REPO, branches, git } from '../cli/helpers.js';
+import { waitForFakeState, type FakeGitHubState } from '../support/fake-github.js';
+import { startServeFixture, type ServeFixture } from './serve-fixture.js';
+import { killProcessesUnder, logRecords, processesUnder, within, type ServeProcess } from './serve-process.js';
+
+/**
+ * The model's script for every crash point. The edit is asked for twice, like a real model that
+ * is told its call did not happen: a crash at after_model or before_tool leaves the first edit
+ * unrun (answered "not started" / "outcome unknown" on resume), and the scripted model replays by
+ * turn number, so the second edit is the one that applies. When the first edit did run, the second
+ * finds nothing to replace and fails harmlessly. Either way the tree that is tested is the same.
+ */
+export const CRASH_SCRIPT = {
+  turns: [
+    { tool_calls: [{ name: 'edit_file', arguments: { path: 'lib.sh', old: '$1 - $2', new: '$1 + $2' } }] },
+    { tool_calls: [{ name: 'edit_file', arguments: { path: 'lib.sh', old: '$1 - $2', new: '$1 + $2' } }] },
+    { tool_calls: [{ name: 'run_tests', arguments: {} }] },
+    { tool_calls: [{ name: 'finish', arguments: { summary: 'add() subtracted; it adds now.' } }] },
+  ],
+};
+export const ISSUE = 7;
+export const BRANCH = `greenfix/issue-${ISSUE}`;
+const FIXED_LIB = 'add() { echo $(( $1 + $2 )); }';
+/** serve-command's grace period, shortened: these processes run no job when they are stopped. */
+export const FAST_STOP = { GREENFIX_SHUTDOWN_GRACE_SECONDS: '1' };
+
+/** What GitHub and the remote hold when the process dies (unset: not fixed at that point). */
+export interface AtCrash {
+  pushes?: number;
+  pulls?: number;
+  checkRuns?: number;
+  comments?: number;
+  /**
+   * The resumed publish finds the PR there already: greenfix creates first and reads only on a
+   * 422, so one more POST goes out, which GitHub refuses without effect. Not after_publish: the
+   * publish was recorded, nothing is published again.
+   */
+  refusedPullCreate?: boolean;
+}
+
+export const statusComments = (s: FakeGitHubState) => s.comments.filter((c) => c.issue === ISSUE && c.body.includes('greenfix:status'));
+export const jobOver = (s: FakeGitHubState) => statusComments(s).some((c) => c.body.includes('worked on this issue'));
+/** Successful pushes the remote accepted (a resumed push of the same commit sends nothing). */
+export const pushes = (f: ServeFixture) => f.gitRequests.filter((r) => r.method === 'POST' && r.path.endsWith('/git-receive-pack') && r.status === 200).length;
+const posts = (s: FakeGitHubState, path: RegExp) => s.requests.filter((r) => r.startsWith('POST ') && path.test(r.slice(5))).length;
+
+function snapshot(f: ServeFixture): Omit<Required<AtCrash>, 'refusedPullCreate'> {
+  return { pushes: pushes(f), pulls: f.state.pulls.length, checkRuns: f.state.checkRuns.length, comments: statusComments(f.state).length };
+}
+
+/**
+ * One real crash/restart cycle: a `greenfix serve` process SIGKILLed at `crashAt` mid-job, a
+ * second one on the same workdir resuming it; then what users see is checked: one branch with one
+ * commit of the verified tree, one PR, one status comment, one check run, and no create or push
+ * done twice. Cleans up after itself (processes by pid, temp dir), pass or fail.
+ */
+export async function crashAndResume(crashAt: string, atCrash: AtCrash): Promise<void> {
+  const f = await startServeFixture({ files: BUGGY_REPO, script: CRASH_SCRIPT, config: 'verify: bash test.sh\n' });
+  const processes: ServeProcess[] = [];
+  try {
+    const first = f.spawn({ GREENFIX_CRASH_AT: crashAt, ...FAST_STOP });
+    processes.push(first);
+    // The worker is woken before the webhook is answered, so an early crash point (the first
+    // comment write) can kill the process before it replies: the job is recorded by then. 202 is
+    // the webhook middleware's "still working" answer on a loaded machine.
+    const answer = await f.label(await within(first.url, 30_000, 'first start'), ISSUE, 'delivery-1').then((a) => a.status, () => 'cut by the kill');
+    expect(await within(first.exited, 60_000, `crash at ${crashAt}`)).toEqual({ code: null, signal: 'SIGKILL' });
+    expect([200, 202, 'cut by the kill']).toContain(answer);
+    // Where it died: the crash point sits where it says, between the effects around it.
+    const { refusedPullCreate = false, ...expected } = atCrash;
+    expect(snapshot(f)).toMatchObject(expected);
+    expect(jobOver(f.state)).toBe(false);
+
+    const second = f.spawn(FAST_STOP);
+    processes.push(second);
+    await within(second.url, 30_000, 'second start');
+    await waitForFakeState(f.state, jobOver, 60_000, (s) => `${s.requests.slice(-8).join(', ')}\n${second.stdout().slice(-4000)}`);
+    expect(logRecords(second.stdout())).toContainEqual(expect.objectContaining({ msg: 'resuming jobs this worker was running when it stopped', jobs: 1 }));
+    second.child.kill('SIGTERM');
+    expect(await within(second.exited, 20_000, 'graceful shutdown')).toEqual({ code: 0, signal: null });
+    expect(processesUnder(f.dir)).toEqual([]);
+    expectOneOfEach(f, refusedPullCreate);
+  } finally {
+    for (const p of processes) {
+      p.kill();
+      await p.exited;
+    }
+    killProcessesUnder(f.dir);
+    await f.close();
+  }
+}
+
+function expectOneOfEach(f: ServeFixture, refusedPullCreate: boolean): void {
+  expect(branches(f.remote)).toEqual([BRANCH]);
+  const commit = git(f.remote, 'rev-parse', `refs/heads/${BRANCH}`);
+  expect(git(f.remote, 'rev-parse', `${commit}^`)).toBe(git(f.remote, 'rev-parse', 'refs/heads/main'));
+  expect(git(f.remote, 'show', `${commit}:lib.sh`)).toBe(FIXED_LIB);
+  expect(f.state.pulls).toHaveLength(1);
+  const pr = f.state.pulls[0]!;
+  expect(pr).toMatchObject({ head: BRANCH, base: 'main', state: 'open' });
+  expect(pr.body).toContain(f.remoteTree(BRANCH)!); // the committed tree is the verified one
+  const status = statusComments(f.state);
+  expect(status).toHaveLength(1);
+  expect(status[0]!.body).toContain(`#${pr.number}`);
+  expect(f.state.checkRuns).toEqual([expect.objectContaining({ name: 'greenfix/verify', head_sha: commit, conclusion: 'success' })]);
+  // No step with effects repeated: the branch pushed once, each create sent once, but for the
+  // refused PR create (see AtCrash); the fake never deletes, so one PR means one 201.
+  expect({
+    comments: posts(f.state, new RegExp(`/issues/${ISSUE}/comments$`)),
+    pulls: posts(f.state, /\/pulls$/),
+    checkRuns: posts(f.state, /\/check-runs$/),
+    pushes: pushes(f),
+  }).toEqual({ comments: 1, pulls: refusedPullCreate ? 2 : 1, checkRuns: 1, pushes: 1 });
+}
