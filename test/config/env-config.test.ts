@@ -36,6 +36,7 @@ describe('loadEnvConfig', () => {
       concurrency: 2,
       role: 'all',
       sandbox: 'on',
+      shutdownGraceMs: 25_000,
     });
   });
 
@@ -59,6 +60,7 @@ describe('loadEnvConfig', () => {
         GREENFIX_ROLE: 'worker',
         REDIS_URL: 'rediss://user:pw@redis.example.com:6380/0',
         GREENFIX_SANDBOX: 'off',
+        GREENFIX_SHUTDOWN_GRACE_SECONDS: '1',
       },
       { cwd: '/srv/greenfix' },
     );
@@ -83,6 +85,7 @@ describe('loadEnvConfig', () => {
       role: 'worker',
       redisUrl: 'rediss://user:pw@redis.example.com:6380/0',
       sandbox: 'off',
+      shutdownGraceMs: 1000,
     });
   });
 
@@ -145,6 +148,7 @@ describe('loadEnvConfig', () => {
     ['GREENFIX_ROLE', 'both', 'GREENFIX_ROLE: must be one of `all`, `receiver`, `worker`'],
     ['REDIS_URL', 'http://redis:6379', 'REDIS_URL: must be a redis:// or rediss:// URL'],
     ['GREENFIX_SANDBOX', 'no', 'GREENFIX_SANDBOX: must be one of `on`, `bwrap`, `off`'],
+    ['GREENFIX_SHUTDOWN_GRACE_SECONDS', '2.5', 'GREENFIX_SHUTDOWN_GRACE_SECONDS: must be a whole number from 0 to 3600'],
   ])('%s=%j → one problem', (name, value, message) => {
     const problems = problemsOf({ ...APP, [name]: value });
     expect(problems).toHaveLength(1);
