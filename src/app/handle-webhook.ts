@@ -98,20 +98,22 @@ async function enqueue(input: WebhookInput, deps: WebhookDeps, request: JobReque
   const { job, created, superseded } = await deps.queue.enqueue(request, { deliveryId: input.deliveryId, ...(dedupeKey ? { dedupeKey } : {}) });
   if (!created) return { result: 'duplicate', detail: `job ${job.id} exists` };
   deps.wake();
-  await acknowledge(input, deps);
+  // Not awaited: the job is recorded, which is what GitHub's answer means. Probot spaces writes
+  // about a second apart per installation, so an awaited reaction made a burst wait in line.
+  void acknowledge(input, deps);
   return { result: 'enqueued', detail: `job ${job.id}${superseded.length ? `, superseding ${superseded.join(', ')}` : ''}` };
 }
 
 async function cancel(input: WebhookInput, deps: WebhookDeps, request: CancelRequest): Promise<{ result: WebhookResult; detail: string }> {
   const affected = await deps.queue.cancel(subjectKey(request.repo, request.number), request.reason);
   if (request.explicit) {
-    await acknowledge(input, deps);
+    void acknowledge(input, deps);
     if (affected.length === 0) await input.host.comment(request.number, 'Nothing to cancel: greenfix is not working on this right now.');
   }
   return { result: 'cancelled', detail: `${affected.length} job(s): ${request.reason}` };
 }
 
-/** 👀 on the comment (or the issue) that asked: seen, at once. Never fatal. */
+/** 👀 on the comment (or the issue) that asked: seen, at once. Never fatal, never rejects. */
 async function acknowledge(input: WebhookInput, deps: WebhookDeps): Promise<void> {
   const target = commentIdOf(input.payload);
   if (!target) return;

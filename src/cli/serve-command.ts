@@ -1,5 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { run as runProbotSetup } from 'probot';
 import { createCrashPoints } from '../agent/crash-points.js';
 import { createLogger } from '../app/logger.js';
@@ -7,11 +6,12 @@ import { EnvConfigError, loadEnvConfig, type EnvConfig } from '../config/env-con
 import { ConfigError } from '../model/config-error.js';
 import { createChatModel } from '../model/create-chat-model.js';
 import { modelConfigFromEnv } from '../model/model-config.js';
-import { openSqliteQueue } from '../queue/sqlite-queue.js';
+import { openQueue } from './open-queue.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { QueueOpenError } from '../queue/errors.js';
+import { RedisQueueOpenError } from '../queue/redis-connect.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { startApp } from './start-app.js';
@@ -55,7 +55,7 @@ export async function serveCommand(argv: string[], io: CliIo, role?: 'worker'): 
   try {
     return await serve(config, io);
   } catch (error) {
-    if (!(error instanceof UsageError || error instanceof QueueOpenError)) throw error;
+    if (!(error instanceof UsageError || error instanceof QueueOpenError || error instanceof RedisQueueOpenError)) throw error;
     io.stderr(`greenfix: ${error.message}`);
     return ExitCode.usage;
   }
@@ -64,7 +64,6 @@ export async function serveCommand(argv: string[], io: CliIo, role?: 'worker'): 
 /** What else must hold before starting: system packages, the model endpoint, a queue we have. */
 function startupProblems(config: EnvConfig, io: CliIo): string[] {
   const problems = checkSystemPackages({ env: io.env, isRoot: process.getuid?.() === 0, sandboxOff: config.sandbox === 'off' }).map((m) => m.message);
-  if (config.redisUrl) problems.push('REDIS_URL is set, but this version has only the embedded SQLite queue; unset REDIS_URL');
   if (config.role !== 'receiver') {
     try {
       modelConfigFromEnv(io.env);
@@ -78,9 +77,8 @@ function startupProblems(config: EnvConfig, io: CliIo): string[] {
 
 async function serve(config: EnvConfig, io: CliIo): Promise<number> {
   const log = await createLogger({ level: config.logLevel, ...(config.logFormat ? { format: config.logFormat } : {}) });
-  mkdirSync(dirname(config.db), { recursive: true, mode: 0o700 });
   const lock = config.role === 'receiver' ? null : lockWorkdir(config.workdir);
-  const queue = openSqliteQueue({ path: config.db });
+  const queue = await openQueue(config, log);
   const privateKey = config.privateKey ?? readFileSync(config.privateKeyPath as string, 'utf8');
   const baseUrl = config.gheHost ? `${config.gheProtocol ?? 'https'}://${config.gheHost}/api/v3` : undefined;
   const app = await startApp({
@@ -100,6 +98,7 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     concurrency: config.concurrency,
     workerId: lock?.workerId ?? 'receiver',
     crashPoints: createCrashPoints(io.env),
+    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
   });
   log.info({ url: app.url, role: config.role, concurrency: config.concurrency, db: config.db, workdir: config.workdir }, 'greenfix is running');
   const signal = await waitForSignal();

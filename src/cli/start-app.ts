@@ -32,6 +32,8 @@ export interface AppOptions {
   concurrency: number;
   workerId: string;
   crashPoints: CrashPoints;
+  /** Shared GitHub rate limiting across processes (Probot's throttling through Redis). */
+  redisUrl?: string;
   /** Probot's Octokit class; tests pass one with throttling off (it spaces writes a second apart). */
   Octokit?: typeof ProbotOctokit;
   /** Lease/heartbeat/poll timings; defaults suit production. */
@@ -52,7 +54,7 @@ export interface RunningApp {
  */
 export async function startApp(o: AppOptions): Promise<RunningApp> {
   const metrics = createMetrics();
-  const probotOptions = { appId: o.appId, privateKey: o.privateKey, secret: o.secret, log: o.log, ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}), ...(o.Octokit ? { Octokit: o.Octokit } : {}) };
+  const probotOptions = { appId: o.appId, privateKey: o.privateKey, secret: o.secret, log: o.log, ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}), ...(o.Octokit ? { Octokit: o.Octokit } : {}), ...(o.redisUrl ? { redisConfig: o.redisUrl } : {}) };
   const t = { leaseMs: 60_000, heartbeatMs: 15_000, pollMs: 1_000, progressIntervalMs: 15_000, ...o.timings };
   let pool: WorkerPool | null = null;
   if (o.role !== 'receiver') {

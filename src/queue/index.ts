@@ -3,5 +3,5 @@ export * from './types.js';
 export { openSqliteQueue, type SqliteQueueOptions } from './sqlite-queue.js';
 export { CorruptJobError, QueueOpenError, type QueueOpenErrorKind } from './errors.js';
 export { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
-export { openBullmqQueue, jobIdForDelivery, type BullmqQueueOptions } from './bullmq-queue.js';
+export { openRedisQueue, jobIdForDelivery, type RedisQueueOptions } from './redis-queue.js';
 export { RedisQueueOpenError, redactRedisUrl } from './redis-connect.js';

@@ -19,7 +19,7 @@ export interface SqliteQueueOptions {
 
 /**
  * The embedded JobQueue: one SQLite file shared by every process that opens it. Calls are
- * synchronous underneath (better-sqlite3) and short; the interface is async for BullMQ's sake.
+ * synchronous underneath (better-sqlite3) and short; the interface is async for the Redis queue's sake.
  * Throws QueueOpenError when the file cannot be used.
  */
 export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
@@ -32,7 +32,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
   const cancelSubject = createCancelSubject(ctx);
   const cancel = db.transaction(cancelSubject);
   const abandon = createAbandon(ctx);
-  // async so a thrown error (LeaseLostError, CorruptJobError) arrives as a rejection, like BullMQ's.
+  // async so a thrown error (LeaseLostError, CorruptJobError) arrives as a rejection, like the Redis queue's.
   return {
     enqueue: async (request, enqueueOptions) => enqueue(request, enqueueOptions),
     claim: async (claimOptions) => claim(claimOptions),

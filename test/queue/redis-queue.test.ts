@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
+import { openRedisQueue } from '../../src/queue/redis-queue.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { describeJobQueueContract } from './job-queue-contract.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
@@ -16,7 +16,7 @@ afterAll(async () => server?.stop());
 
 describeJobQueueContract('BullMQ/Redis', async () => {
   let now = 1_700_000_000_000;
-  const queue: JobQueue = await openBullmqQueue({ url: server.url, prefix: `gf-${randomUUID()}`, now: () => now, backoff: BACKOFF });
+  const queue: JobQueue = await openRedisQueue({ url: server.url, prefix: `gf-${randomUUID()}`, now: () => now, backoff: BACKOFF });
   return {
     queue,
     clock: { advance: (ms) => void (now += ms) },

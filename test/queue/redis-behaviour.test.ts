@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { jobIdForDelivery, openBullmqQueue } from '../../src/queue/bullmq-queue.js';
+import { jobIdForDelivery, openRedisQueue } from '../../src/queue/redis-queue.js';
 import { CorruptJobError } from '../../src/queue/errors.js';
 import { RedisQueueOpenError } from '../../src/queue/redis-connect.js';
 import type { JobQueue } from '../../src/queue/types.js';
@@ -17,7 +17,7 @@ describe('Redis queue on a real redis-server', () => {
   let now: number;
   const opened: JobQueue[] = [];
   const open = async () => {
-    const queue = await openBullmqQueue({ url: server.url, prefix, now: () => now });
+    const queue = await openRedisQueue({ url: server.url, prefix, now: () => now });
     opened.push(queue);
     return queue;
   };
@@ -124,7 +124,7 @@ describe('Redis queue on a real redis-server', () => {
 
 describe('Redis queue startup failures', () => {
   it('an unreachable Redis fails at open with a typed error that hides the password', async () => {
-    const error = await openBullmqQueue({ url: 'redis://:s3cret@127.0.0.1:1' }).catch((e: unknown) => e);
+    const error = await openRedisQueue({ url: 'redis://:s3cret@127.0.0.1:1' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RedisQueueOpenError);
     expect(error).toMatchObject({ kind: 'unreachable', url: 'redis://:***@127.0.0.1:1' });
     expect(String((error as Error).message)).not.toContain('s3cret');

@@ -8,7 +8,7 @@ import { hashToJob, hashToRow } from './redis-row.js';
 import { defineScripts, type RunScript } from './redis-scripts.js';
 import { LeaseLostError, type Claimed, type ClaimOptions, type JobQueue, type Lease } from './types.js';
 
-export interface BullmqQueueOptions {
+export interface RedisQueueOptions {
   /** REDIS_URL, e.g. redis://:password@host:6379/0. */
   url: string;
   /** Key prefix; one Redis can hold several queues. Default `{greenfix}` (a hash tag: one cluster slot). */
@@ -34,7 +34,7 @@ export function jobIdForDelivery(deliveryId: string): string {
  * JobRequest only, which carries no secrets: Redis stores it in clear.
  * Throws RedisQueueOpenError when Redis cannot be reached.
  */
-export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQueue> {
+export async function openRedisQueue(options: RedisQueueOptions): Promise<JobQueue> {
   const prefix = options.prefix ?? '{greenfix}';
   const now = options.now ?? Date.now;
   const backoff = options.backoff ?? DEFAULT_BACKOFF;

@@ -1,0 +1,19 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Logger } from 'pino';
+import type { EnvConfig } from '../config/env-config.js';
+import { openRedisQueue } from '../queue/redis-queue.js';
+import { redactRedisUrl } from '../queue/redis-connect.js';
+import { openSqliteQueue } from '../queue/sqlite-queue.js';
+import type { JobQueue } from '../queue/types.js';
+
+/** REDIS_URL set: the shared Redis queue (several hosts). Otherwise the embedded SQLite file. */
+export async function openQueue(config: EnvConfig, log: Logger): Promise<JobQueue> {
+  if (config.redisUrl) {
+    log.info({ redis: redactRedisUrl(config.redisUrl) }, 'queue: Redis');
+    return openRedisQueue({ url: config.redisUrl, onError: (err) => log.warn({ err: err.message }, 'Redis connection problem; reconnecting') });
+  }
+  mkdirSync(dirname(config.db), { recursive: true, mode: 0o700 });
+  log.info({ db: config.db }, 'queue: SQLite');
+  return openSqliteQueue({ path: config.db });
+}
