@@ -83,6 +83,8 @@ export interface BenchAppOptions {
   sandbox: Sandbox;
   /** Probot's default Octokit spaces writes (the 👀 reaction) a second apart per installation. */
   throttled: boolean;
+  /** The queue to record jobs in (closed by stop()); default: a SQLite file of its own. */
+  queue?: JobQueue;
 }
 
 export interface BenchApp {
@@ -101,7 +103,7 @@ const UNTHROTTLED = ProbotOctokit.defaults((options: Record<string, any>) => ({ 
 
 /** greenfix as `greenfix serve` starts it, on loopback, with its own queue file and workdir. */
 export async function startBenchApp(world: AppWorld, name: string, o: BenchAppOptions): Promise<BenchApp> {
-  const queue = openSqliteQueue({ path: join(world.dir, `${name}.db`) });
+  const queue = o.queue ?? openSqliteQueue({ path: join(world.dir, `${name}.db`) });
   const app = await startApp({
     ...world.credentials,
     secret: BENCH_SECRET,

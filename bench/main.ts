@@ -1,5 +1,7 @@
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
+import { startRedisServer } from '../test/queue/redis-server.js';
 import { benchContextTokens } from './context-tokens.js';
+import { benchLoad } from './load.js';
 import { benchPromptSize } from './prompt-size.js';
 import { benchQueueThroughput } from './queue-throughput.js';
 import { formatTable, type BenchResults } from './report.js';
@@ -21,11 +23,20 @@ async function main(): Promise<void> {
   const treeHash = await benchTreeHash(20_000, 5);
   log('step overhead (200 steps)…');
   const stepOverhead = await benchStepOverhead({ sandbox, steps: 200 });
-  log('queue throughput (5,000 jobs, file and :memory:)…');
-  const queueThroughput = await benchQueueThroughput();
+  const redis = await startRedisServer();
+  let queueThroughput;
+  let load;
+  try {
+    log(`queue throughput (5,000 jobs, SQLite file and :memory:, Redis at ${redis.url})…`);
+    queueThroughput = await benchQueueThroughput({ redisUrl: redis.url });
+    log('load (200 deliveries/s for 10 s to a receiver, SQLite then Redis; throttling off)…');
+    load = await benchLoad({ sandbox, redisUrl: redis.url });
+  } finally {
+    await redis.stop();
+  }
   log('webhook acknowledgement (idle, 2 jobs running, 1,000-delivery burst)…');
   const webhookAck = await benchWebhookAck({ sandbox });
-  const results: BenchResults = { contextTokens, treeHash, stepOverhead, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck };
+  const results: BenchResults = { contextTokens, treeHash, stepOverhead, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, load };
   process.stdout.write(`${formatTable(results)}\n`);
   process.stdout.write(`${JSON.stringify(results)}\n`);
 }

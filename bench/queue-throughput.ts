@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { openRedisQueue } from '../src/queue/redis-queue.js';
 import { openSqliteQueue } from '../src/queue/sqlite-queue.js';
 import type { JobQueue } from '../src/queue/types.js';
 import type { JobRequest } from '../src/triggers/types.js';
+import { startRedisServer } from '../test/queue/redis-server.js';
 
 export interface QueuePhaseRates {
   enqueuePerSec: number;
@@ -17,21 +20,34 @@ export interface QueueThroughputBench {
   file: QueuePhaseRates;
   /** Baseline: the same code on `:memory:`: what the disk and WAL cost. */
   memory: QueuePhaseRates;
+  /** The Redis queue (REDIS_URL) on a loopback redis-server (AOF on): one client, one round trip per call. */
+  redis: QueuePhaseRates;
   /** The issue's burst: deliveries sent, distinct among them, jobs created, jobs found afterwards. */
   burst: { deliveries: number; distinct: number; created: number; stored: number };
 }
 
 const REPOS = 50;
 
-/** Enqueue `jobs` jobs, then claim and complete them all, on a file and on `:memory:`. */
-export async function benchQueueThroughput(options: { jobs?: number; burst?: number } = {}): Promise<QueueThroughputBench> {
+export interface QueueThroughputOptions {
+  jobs?: number;
+  burst?: number;
+  /** A running Redis to measure on (a fresh key prefix is used); default: a redis-server of its own. */
+  redisUrl?: string;
+}
+
+/** Enqueue `jobs` jobs, then claim and complete them all, on a file, on `:memory:` and on Redis. */
+export async function benchQueueThroughput(options: QueueThroughputOptions = {}): Promise<QueueThroughputBench> {
   const { jobs = 5_000, burst = 1_000 } = options;
   const dir = mkdtempSync(join(tmpdir(), 'gf-bench-queue-'));
+  const ownRedis = options.redisUrl === undefined ? await startRedisServer() : null;
   try {
     const file = await phases(openSqliteQueue({ path: join(dir, 'throughput.db') }), jobs);
     const memory = await phases(openSqliteQueue({ path: ':memory:' }), jobs);
-    return { jobs, file, memory, burst: await duplicateBurst(openSqliteQueue({ path: join(dir, 'burst.db') }), burst) };
+    const redisUrl = options.redisUrl ?? ownRedis!.url;
+    const redis = await phases(await openRedisQueue({ url: redisUrl, prefix: `{gf-bench-queue-${randomUUID().slice(0, 8)}}` }), jobs);
+    return { jobs, file, memory, redis, burst: await duplicateBurst(openSqliteQueue({ path: join(dir, 'burst.db') }), burst) };
   } finally {
+    await ownRedis?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -86,5 +102,14 @@ export function queueThroughputRows(r: QueueThroughputBench): Array<[string, str
     [`queue enqueue, ${r.jobs} jobs (SQLite file)`, rate(r.file.enqueuePerSec), `${rate(r.memory.enqueuePerSec)} :memory:`, (r.file.enqueuePerSec / r.memory.enqueuePerSec).toFixed(2), ''],
     [`queue claim+complete, ${r.jobs} jobs`, rate(r.file.claimCompletePerSec), `${rate(r.memory.claimCompletePerSec)} :memory:`, (r.file.claimCompletePerSec / r.memory.claimCompletePerSec).toFixed(2), ''],
     [`delivery burst, ${b.deliveries} with 10% duplicates`, `${b.created} jobs (${b.stored} stored)`, `${b.distinct} distinct deliveries`, (b.created / b.distinct).toFixed(3), `= 1${b.created === b.distinct && b.stored === b.distinct ? ' (met)' : ' (NOT met)'}`],
+  ];
+}
+
+/** Redis next to the SQLite file (the default queue), same jobs, same run: ratio Redis / SQLite. */
+export function queueRedisRows(r: QueueThroughputBench): Array<[string, string, string, string, string]> {
+  const rate = (v: number) => `${Math.round(v).toLocaleString('en-US')} jobs/s`;
+  return [
+    [`queue enqueue, ${r.jobs} jobs (Redis)`, rate(r.redis.enqueuePerSec), `${rate(r.file.enqueuePerSec)} SQLite file`, (r.redis.enqueuePerSec / r.file.enqueuePerSec).toFixed(2), ''],
+    [`queue claim+complete, ${r.jobs} jobs (Redis)`, rate(r.redis.claimCompletePerSec), `${rate(r.file.claimCompletePerSec)} SQLite file`, (r.redis.claimCompletePerSec / r.file.claimCompletePerSec).toFixed(2), ''],
   ];
 }

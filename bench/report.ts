@@ -1,6 +1,8 @@
 import type { ContextTokensBench } from './context-tokens.js';
+import type { LoadBench } from './load.js';
+import { loadRows } from './load-rows.js';
 import type { PromptSizeBench } from './prompt-size.js';
-import { queueThroughputRows, type QueueThroughputBench } from './queue-throughput.js';
+import { queueRedisRows, queueThroughputRows, type QueueThroughputBench } from './queue-throughput.js';
 import type { StepOverheadBench } from './step-overhead.js';
 import type { TreeHashBench } from './tree-hash.js';
 import type { WebhookAckBench } from './webhook-ack.js';
@@ -13,6 +15,7 @@ export interface BenchResults {
   promptSize: PromptSizeBench;
   queueThroughput: QueueThroughputBench;
   webhookAck: WebhookAckBench;
+  load: LoadBench;
 }
 
 type Row = [benchmark: string, measured: string, baseline: string, ratio: string, goal: string];
@@ -32,7 +35,9 @@ export function formatTable(r: BenchResults): string {
   rows.push([`  of which journal fsyncs`, `${fixed(s.fsyncMsPerStep, 2)} ms/step`, `${fixed(s.journalRecordsPerStep, 2)} fsynced records/step`, fixed(s.fsyncMsPerStep / s.overheadMsPerStep, 2), '']);
   rows.push(['fixed prompt (every request)', `${n(p.totalBytes)} B`, `system ${n(p.systemPromptBytes)} B + tools ${n(p.toolSpecsBytes)} B`, '', '']);
   rows.push(...queueThroughputRows(r.queueThroughput));
+  rows.push(...queueRedisRows(r.queueThroughput));
   rows.push(...webhookAckRows(r.webhookAck));
+  rows.push(...loadRows(r.load));
   return render(rows);
 }
 

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { benchContextTokens } from '../../bench/context-tokens.js';
+import { benchLoad, type LoadVariant } from '../../bench/load.js';
 import { benchPromptSize } from '../../bench/prompt-size.js';
 import { formatTable } from '../../bench/report.js';
 import { sessionScript } from '../../bench/session-script.js';
@@ -11,6 +12,7 @@ import { systemPrompt } from '../../src/agent/prompt.js';
 import { createTools, toolSpecs } from '../../src/agent/tools/registry.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
+import { startRedisServer } from '../queue/redis-server.js';
 
 const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith('gf-bench-context-') || n.startsWith('gf-bench-steps-') || n.startsWith('gf-bench-app-'));
 const sane = (value: number) => Number.isFinite(value) && value > 0;
@@ -75,6 +77,31 @@ describe('webhook acknowledgement', () => {
   }, 120_000);
 });
 
+describe('load', () => {
+  it('paces signed deliveries at a receiver on SQLite and on Redis: every one answered 200, one job per distinct delivery', async () => {
+    const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: () => undefined });
+    const before = leftovers();
+    const redisDirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith('gf-redis-'));
+    const redisBefore = redisDirs();
+    const redis = await startRedisServer();
+    try {
+      const r = await benchLoad({ sandbox, redisUrl: redis.url, perSecond: 40, seconds: 1, sender: 'inline' });
+      expect(r).toMatchObject({ perSecond: 40, seconds: 1, throttling: 'off' });
+      for (const v of [r.sqlite, r.redis]) {
+        // 40 sent, every tenth a redelivery of an earlier id: 36 distinct.
+        expect(v).toMatchObject({ sent: 40, distinct: 36, statuses: { '200': 40 }, jobs: 36, lost: 0, doubled: 0, mismatched: 0 });
+        expect(sane(v.ack.p50) && v.ack.p99 >= v.ack.p50 && v.ack.max >= v.ack.p99).toBe(true);
+        expect(v.spanMs).toBeGreaterThan(0);
+      }
+      expect([r.sqlite.queue, r.redis.queue]).toEqual(['SQLite', 'Redis']);
+    } finally {
+      await redis.stop();
+    }
+    expect(leftovers()).toEqual(before);
+    expect(redisDirs()).toEqual(redisBefore);
+  }, 120_000);
+});
+
 describe('sessionScript', () => {
   it('explores, then edits, tests and finishes in exactly the requested steps', () => {
     const turns = sessionScript(['src/a.ts', 'src/b.ts'], 12);
@@ -85,6 +112,19 @@ describe('sessionScript', () => {
 });
 
 const stats = (p50: number, p99: number) => ({ count: 150, failed: 0, late: 0, p50, p99, max: p99 });
+const loadVariant = (queue: LoadVariant['queue'], p50: number, p99: number): LoadVariant => ({
+  queue,
+  sent: 2_000,
+  distinct: 1_800,
+  spanMs: 9_995,
+  lagMaxMs: 1.5,
+  ack: { ...stats(p50, p99), count: 2_000 },
+  statuses: { '200': 2_000 },
+  jobs: 1_800,
+  lost: 0,
+  doubled: 0,
+  mismatched: 0,
+});
 
 describe('formatTable', () => {
   it('shows every figure with its baseline and whether the goal is met', () => {
@@ -93,7 +133,7 @@ describe('formatTable', () => {
       treeHash: { files: 20_000, gitMs: 10, naiveMs: 100, ratio: 10 },
       stepOverhead: { steps: 200, loopMsPerStep: 2, toolMsPerStep: 1, overheadMsPerStep: 1, ratio: 2, journalRecordsPerStep: 3, fsyncMsPerStep: 0.5 },
       promptSize: { systemPromptBytes: 800, toolSpecsBytes: 3_000, totalBytes: 3_800 },
-      queueThroughput: { jobs: 5_000, file: { enqueuePerSec: 1_000, claimCompletePerSec: 500 }, memory: { enqueuePerSec: 4_000, claimCompletePerSec: 1_000 }, burst: { deliveries: 1_000, distinct: 900, created: 900, stored: 900 } },
+      queueThroughput: { jobs: 5_000, file: { enqueuePerSec: 1_000, claimCompletePerSec: 500 }, memory: { enqueuePerSec: 4_000, claimCompletePerSec: 1_000 }, redis: { enqueuePerSec: 2_000, claimCompletePerSec: 250 }, burst: { deliveries: 1_000, distinct: 900, created: 900, stored: 900 } },
       webhookAck: {
         idle: stats(20, 50),
         enqueueIdle: stats(40, 80),
@@ -103,6 +143,7 @@ describe('formatTable', () => {
         throttled: stats(1_000, 1_010),
         burst: { deliveries: 1_000, distinct: 900, connections: 100, answered200: 1_000, jobs: 900, lost: 0, doubled: 0, wallMs: 10_000, latency: stats(1_200, 2_400) },
       },
+      load: { perSecond: 200, seconds: 10, throttling: 'off', sqlite: loadVariant('SQLite', 4, 20), redis: loadVariant('Redis', 5, 30) },
     });
     expect(table).toMatch(/context tokens, 60 steps, budget 40\/keep 6 +300 tok sent +900 tok full history +0\.333 +≤ 0\.333 \(met\)/);
     expect(table).toMatch(/tree hash, 20,000 files, warm +10\.0 ms +100\.0 ms read\+hash all +0\.100 +≤ 0\.2 \(met\)/);
@@ -114,5 +155,11 @@ describe('formatTable', () => {
     expect(table).toMatch(/Probot default throttling +p50 1\.00 s \/ p99 1\.01 s .* p99 < 1 s \(NOT met\)/);
     expect(table).toMatch(/delivery burst: 1000, 10% dup ids, 100 conns +900 jobs, 0 lost, 0 doubled +900 distinct deliveries +1\.000 += 1 \(met\)/);
     expect(table).toMatch(/burst wall time \/ rate +10\.00 s, 100 deliveries\/s/);
+    expect(table).toMatch(/queue enqueue, 5000 jobs \(Redis\) +2,000 jobs\/s +1,000 jobs\/s SQLite file +2\.00/);
+    expect(table).toMatch(/queue claim\+complete, 5000 jobs \(Redis\) +250 jobs\/s +500 jobs\/s SQLite file +0\.50/);
+    expect(table).toMatch(/load: 200\/s × 10 s, receiver only, throttling off, SQLite ack +p50 4\.0 ms \/ p99 20\.0 ms \/ max 20\.0 ms +\(baseline\) +p99 < 100 ms \(met\)/);
+    expect(table).toMatch(/throttling off, Redis ack +p50 5\.0 ms \/ p99 30\.0 ms \/ max 30\.0 ms +SQLite: p50 4\.0 ms \/ p99 20\.0 ms +1\.25 \/ 1\.50 +p99 < 100 ms \(met\)/);
+    expect(table).toMatch(/Redis: jobs +1800 jobs, 0 lost, 0 doubled +1800 distinct deliveries +1\.000 += 1 \(met\)/);
+    expect(table).toMatch(/Redis: answered +2000 × 200 +2000 sent at 200\.0\/s +all 200 \(met\)/);
   });
 });

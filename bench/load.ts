@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ScriptedModel } from '../src/model/scripted-model.js';
+import { openRedisQueue } from '../src/queue/redis-queue.js';
+import { openSqliteQueue } from '../src/queue/sqlite-queue.js';
+import type { JobQueue } from '../src/queue/types.js';
+import type { Sandbox } from '../src/sandbox/types.js';
+import { subjectKey } from '../src/triggers/types.js';
+import { startAppWorld, startBenchApp, type AppWorld } from './app-fixture.js';
+import { deliverSequentially, labeled, latencyStats, type Delivery, type LatencyStats } from './deliveries.js';
+import { sendPaced, type PacedRun } from './paced-sender.js';
+
+export interface LoadVariant {
+  queue: 'SQLite' | 'Redis';
+  sent: number;
+  distinct: number;
+  /** First to last send, and the largest delay of a send against its slot (the sender kept pace if small). */
+  spanMs: number;
+  lagMaxMs: number;
+  /** Send to answer, answered (200/202) deliveries. */
+  ack: LatencyStats;
+  /** Answers by HTTP status ('0': no answer). */
+  statuses: Record<string, number>;
+  /** Jobs in the queue afterwards; distinct deliveries without a job / with more than one; jobs not of their delivery. */
+  jobs: number;
+  lost: number;
+  doubled: number;
+  mismatched: number;
+}
+
+export interface LoadBench {
+  perSecond: number;
+  seconds: number;
+  /** Probot's throttling plugin is off (it would space the 👀 reactions a second apart per installation). */
+  throttling: 'off';
+  sqlite: LoadVariant;
+  redis: LoadVariant;
+}
+
+export interface LoadOptions {
+  sandbox: Sandbox;
+  /** A running Redis; the bench uses a fresh key prefix on it. */
+  redisUrl: string;
+  perSecond?: number;
+  seconds?: number;
+  /** 'thread' (default): the sender on a worker thread; 'inline': on this event loop (tests: no compiled worker file needed). */
+  sender?: 'thread' | 'inline';
+}
+
+/** Receivers have no workers: the model is never asked. */
+const UNUSED_MODEL = new ScriptedModel([]);
+const WARMUP = 50;
+
+/**
+ * Issue 4's load test: a receiver-only app on loopback, open-loop signed `issues.labeled`
+ * deliveries at `perSecond` for `seconds`, 10 % of them redeliveries of an earlier id; once with
+ * the SQLite queue, once with Redis. Afterwards every distinct delivery must have exactly one job.
+ */
+export async function benchLoad(o: LoadOptions): Promise<LoadBench> {
+  const { perSecond = 200, seconds = 10 } = o;
+  const count = Math.round(perSecond * seconds);
+  const world = await startAppWorld();
+  try {
+    const sqlite = await variant(world, o, 'SQLite', openSqliteQueue({ path: join(world.dir, 'load.db') }), count, perSecond);
+    const redisQueue = await openRedisQueue({ url: o.redisUrl, prefix: `{gf-bench-load-${randomUUID().slice(0, 8)}}` });
+    const redis = await variant(world, o, 'Redis', redisQueue, count, perSecond);
+    return { perSecond, seconds, throttling: 'off', sqlite, redis };
+  } finally {
+    await world.close();
+  }
+}
+
+async function variant(world: AppWorld, o: LoadOptions, name: LoadVariant['queue'], queue: JobQueue, count: number, perSecond: number): Promise<LoadVariant> {
+  const app = await startBenchApp(world, `load-${name}`, { role: 'receiver', model: UNUSED_MODEL, sandbox: o.sandbox, throttled: false, queue }).catch(async (error: unknown) => {
+    await queue.close();
+    throw error;
+  });
+  try {
+    const ignored = Array.from({ length: WARMUP }, (_, i) => ({ id: `warm-${name}-${i}`, payload: labeled(world.repositories[i % 2]!, 1 + i, 'documentation') }));
+    await deliverSequentially(app.webhookUrl, ignored);
+    const before = total(await queue.counts());
+    const sent = schedule(world, name, count);
+    const run = o.sender === 'inline' ? await sendPaced(app.webhookUrl, sent, perSecond) : await sendOnThread(app.webhookUrl, sent, perSecond);
+    const distinct = [...new Set(sent)];
+    const jobs = total(await queue.counts()) - before;
+    const found = { lost: 0, doubled: 0, mismatched: 0 };
+    for (const d of distinct) {
+      const list = await queue.listBySubject(subjectKey(d.payload.repository as { id: number }, (d.payload.issue as { number: number }).number));
+      if (list.length === 0) found.lost += 1;
+      if (list.length > 1) found.doubled += 1;
+      if (list.some((job) => job.deliveryId !== d.id)) found.mismatched += 1;
+    }
+    const statuses: Record<string, number> = {};
+    for (const a of run.answers) statuses[String(a.status)] = (statuses[String(a.status)] ?? 0) + 1;
+    const lagMaxMs = Math.max(0, ...run.answers.map((a) => a.lagMs));
+    return { queue: name, sent: count, distinct: distinct.length, spanMs: run.spanMs, lagMaxMs, ack: latencyStats(run.answers), statuses, jobs, ...found };
+  } finally {
+    await app.stop();
+  }
+}
+
+/**
+ * `agent-fix` on a distinct issue per delivery (no supersede between them), alternating the two
+ * repositories. Every tenth is a redelivery (same id, same body): half of the previous delivery,
+ * likely still in flight, half of one sent seconds earlier.
+ */
+function schedule(world: AppWorld, tag: string, count: number): Delivery[] {
+  const sent: Delivery[] = [];
+  for (let i = 0; i < count; i++) {
+    if (i % 10 !== 9) sent.push({ id: `load-${tag}-${i}`, payload: labeled(world.repositories[i % 2]!, 10_000 + i, 'agent-fix') });
+    else sent.push(sent[i % 20 === 9 ? i - 1 : Math.floor(i / 2)]!);
+  }
+  return sent;
+}
+
+/** The sender on a worker thread: the server's event loop (this thread) cannot delay the sends. */
+function sendOnThread(url: string, deliveries: Delivery[], perSecond: number): Promise<PacedRun> {
+  const worker = new Worker(new URL('./load-sender-worker.js', import.meta.url), { workerData: { url, deliveries, perSecond } });
+  return new Promise((resolve, reject) => {
+    let result: PacedRun | undefined;
+    worker.once('message', (message: PacedRun) => (result = message));
+    worker.once('error', reject);
+    worker.once('exit', (code) => (result ? resolve(result) : reject(new Error(`load sender exited with ${code} before answering`))));
+  });
+}
+
+const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
