@@ -23,8 +23,11 @@ const SCRIPT = {
   ],
 };
 
-/** Resolves when `check()` holds: checked now and on every file change under `dir` (no polling). */
-function whenUnder<T>(dir: string, check: () => T | null, timeoutMs: number): Promise<T> {
+/**
+ * Resolves with `check()`'s value once it is not null: checked now and whenever a file under `dir`
+ * that `relevant` accepts changes (no polling).
+ */
+function whenUnder<T>(dir: string, relevant: (file: string) => boolean, check: () => T | null, timeoutMs: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const watcher = watch(dir, { recursive: true });
     const timer = setTimeout(() => finish(new Error(`not within ${timeoutMs} ms`)), timeoutMs);
@@ -38,7 +41,9 @@ function whenUnder<T>(dir: string, check: () => T | null, timeoutMs: number): Pr
       const value = check();
       if (value !== null) finish(null, value);
     };
-    watcher.on('change', test);
+    watcher.on('change', (_event, file) => {
+      if (relevant(String(file))) test();
+    });
     watcher.on('error', (error) => finish(error));
     test();
   });
@@ -63,7 +68,8 @@ describe('SIGTERM while a job runs a long sandboxed command', () => {
     const first = f.spawn(FAST_STOP);
     processes.push(first);
     const url = await within(first.url, 30_000, 'first start');
-    const sleeping = whenUnder(f.env.GREENFIX_WORKDIR!, () => processesUnder(f.dir).find((p) => p.what.startsWith(SLEEP)) ?? null, 40_000);
+    const commandOutput = (file: string) => /\.greenfix\/run-\d+\.log$/.test(file);
+    const sleeping = whenUnder(f.env.GREENFIX_WORKDIR!, commandOutput, () => processesUnder(f.dir).find((p) => p.what.startsWith(SLEEP)) ?? null, 40_000);
     expect((await f.label(url, ISSUE, 'delivery-1')).status).toBe(200);
     const sleep = await sleeping;
 
