@@ -1,5 +1,5 @@
 import { createOnce } from './create-once.js';
-import { call } from './errors.js';
+import { call, GitHubError } from './errors.js';
 import type { HostDeps } from './host-deps.js';
 import { NO_RETRY } from './no-retry.js';
 
@@ -51,4 +51,15 @@ export async function upsertComment(deps: HostDeps, issueNumber: number, marker:
     );
   }
   return found.id;
+}
+
+/** Edits a comment whose id is known; false when it is gone (deleted by someone), so the caller upserts. */
+export async function updateComment(deps: HostDeps, commentId: number, body: string): Promise<boolean> {
+  try {
+    await call('update comment', () => deps.octokit.rest.issues.updateComment({ owner: deps.owner, repo: deps.repo, comment_id: commentId, body }));
+    return true;
+  } catch (error) {
+    if (error instanceof GitHubError && error.kind === 'not_found') return false;
+    throw error;
+  }
 }

@@ -1,6 +1,6 @@
 import type { ProbotOctokit } from 'probot';
 import { upsertCheckRun } from './check-runs.js';
-import { comment, upsertComment } from './comments.js';
+import { comment, updateComment, upsertComment } from './comments.js';
 import type { Sleep } from './create-once.js';
 import { failedChecks, failingCheckNames } from './failed-checks.js';
 import { gitToken } from './git-token.js';
@@ -42,6 +42,7 @@ export function createGitHost(
     react: (issueNumber, commentId, reaction) => react(deps, issueNumber, commentId, reaction),
     comment: (issueNumber, body) => comment(deps, issueNumber, body),
     upsertComment: (issueNumber, marker, body) => upsertComment(deps, issueNumber, marker, body),
+    updateComment: (commentId, body) => updateComment(deps, commentId, body),
     getPullRequest: (number) => getPullRequest(deps, number),
     upsertPullRequest: (draft) => upsertPullRequest(deps, draft),
     upsertCheckRun: (draft) => upsertCheckRun(deps, draft),

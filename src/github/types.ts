@@ -75,6 +75,8 @@ export interface GitHost {
    * otherwise edited in place. Returns its id.
    */
   upsertComment(issueNumber: number, marker: string, body: string): Promise<number>;
+  /** Edits a comment by id (cheaper than `upsertComment` once the id is known); false when it is gone. */
+  updateComment(commentId: number, body: string): Promise<boolean>;
   getPullRequest(number: number): Promise<PullRequestInfo>;
   /** Creates the PR, or (already exists, 422) finds the open one for `head` and updates it. */
   upsertPullRequest(draft: PullRequestDraft): Promise<{ number: number; url: string; created: boolean }>;

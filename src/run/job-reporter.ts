@@ -26,6 +26,7 @@ export const RETRY_HINT = 'Comment `/agent retry` (optionally followed by instru
 export class JobReporter {
   private lastWrite = Number.NEGATIVE_INFINITY;
   private chain: Promise<void> = Promise.resolve();
+  private commentId: number | null = null;
 
   constructor(private readonly deps: ReporterDeps) {}
 
@@ -77,7 +78,10 @@ export class JobReporter {
     const marker = statusMarker(this.deps.report.jobId);
     const crash = this.deps.crashPoints ?? noCrashPoints;
     crash.reach('before_comment');
-    await this.deps.host.upsertComment(this.deps.report.number, marker, `${marker}\n${renderStatusComment(this.deps.report, RETRY_HINT)}`);
+    const body = `${marker}\n${renderStatusComment(this.deps.report, RETRY_HINT)}`;
+    // The first write finds (or creates) the comment by its marker; later ones edit it by id.
+    const edited = this.commentId !== null && (await this.deps.host.updateComment(this.commentId, body));
+    if (!edited) this.commentId = await this.deps.host.upsertComment(this.deps.report.number, marker, body);
     crash.reach('after_comment');
   }
 }

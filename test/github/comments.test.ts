@@ -146,3 +146,19 @@ describe('comment', () => {
     expect(seen).toEqual([`POST ${COMMENTS}`, `POST ${COMMENTS}`]);
   });
 });
+
+describe('updateComment', () => {
+  it('edits by id with one PATCH', async () => {
+    const f = fixture();
+    const scope = api(f.seen).patch(`/repos/${OWNER}/${REPO}/issues/comments/9`, { body: 'new' }).reply(200, { id: 9 });
+    await expect(f.host.updateComment(9, 'new')).resolves.toBe(true);
+    expect(scope.isDone()).toBe(true);
+    expect(f.seen).toEqual([`PATCH /repos/${OWNER}/${REPO}/issues/comments/9`]);
+  });
+
+  it('answers false for a comment someone deleted, so the caller upserts', async () => {
+    const f = fixture();
+    api(f.seen).patch(`/repos/${OWNER}/${REPO}/issues/comments/9`).reply(404, { message: 'Not Found' });
+    await expect(f.host.updateComment(9, 'new')).resolves.toBe(false);
+  });
+});
