@@ -58,9 +58,10 @@ async function update(deps: HostDeps, found: PullRequestInfo, draft: PullRequest
 }
 
 /**
- * Creates the PR, or updates the open one for the branch. Create comes first (a branch usually has
- * no PR yet); a 422 ("already exists") or a transient failure leads to a read by head branch before
- * anything else. `created` is true only when our POST was answered 201.
+ * Updates the open PR of the branch, or creates it. The read comes first, so a job resumed after a
+ * crash (or a retry on a branch that has its PR) sends no POST at all; a 422 ("already exists", a
+ * PR opened in between) or a transient failure on create leads to another read before anything
+ * else. `created` is true only when our POST was answered 201.
  */
 export async function upsertPullRequest(
   deps: HostDeps,
@@ -75,7 +76,7 @@ export async function upsertPullRequest(
   };
   let found: PullRequestInfo;
   try {
-    const result = await createOnce({ find, create, createFirst: true, attempts: deps.createAttempts, sleep: deps.sleep });
+    const result = await createOnce({ find, create, attempts: deps.createAttempts, sleep: deps.sleep });
     if ('created' in result) return { number: result.created.number, url: result.created.url, created: true };
     found = result.found;
   } catch (err) {

@@ -3,9 +3,9 @@ import { crashAndResume, type AtCrash } from './crash-cycle.js';
 
 /** kill -9 at the last publisher points and around the status comment's writes (see crash-points.test.ts). */
 const CASES: Array<[string, AtCrash]> = [
-  ['after_pull_request', { pushes: 1, pulls: 1, checkRuns: 0, refusedPullCreate: true }],
-  ['before_check_run', { pushes: 1, pulls: 1, checkRuns: 0, refusedPullCreate: true }],
-  ['after_check_run', { pushes: 1, pulls: 1, checkRuns: 1, refusedPullCreate: true }],
+  ['after_pull_request', { pushes: 1, pulls: 1, checkRuns: 0}],
+  ['before_check_run', { pushes: 1, pulls: 1, checkRuns: 0}],
+  ['after_check_run', { pushes: 1, pulls: 1, checkRuns: 1}],
   ['after_publish', { pushes: 1, pulls: 1, checkRuns: 1 }],
   // The first write creates the comment: before it there is none, after it one.
   ['before_comment:1', { pushes: 0, pulls: 0, comments: 0 }],

@@ -22,16 +22,30 @@ beforeEach(setupNock);
 afterEach(teardownNock);
 
 describe('upsertPullRequest', () => {
-  it('creates the PR (draft as asked) and says so', async () => {
+  it('creates the PR (draft as asked) when the branch has none, and says so', async () => {
     const f = fixture();
-    const scope = api(f.seen).post(PULLS, { ...draft }).reply(201, pr(12));
+    const scope = api(f.seen)
+      .get(PULLS).query({ state: 'open', head: `${OWNER}:greenfix/issue-7`, base: 'main' }).reply(200, [])
+      .post(PULLS, { ...draft }).reply(201, pr(12));
     await expect(f.host.upsertPullRequest(draft)).resolves.toEqual({ number: 12, url: pr(12).html_url, created: true });
     expect(scope.isDone()).toBe(true);
   });
 
-  it('422 "already exists": finds the open PR by owner:branch and updates title and body, not draft', async () => {
+  it('updates the open PR of the branch (title and body, not draft) without a POST', async () => {
     const f = fixture();
     const scope = api(f.seen)
+      .get(PULLS).query({ state: 'open', head: `${OWNER}:greenfix/issue-7`, base: 'main' }).reply(200, [pr(9)])
+      .patch(`${PULLS}/9`, (b: Record<string, unknown>) => b.title === draft.title && b.body === draft.body && !('draft' in b))
+      .reply(200, pr(9));
+    await expect(f.host.upsertPullRequest(draft)).resolves.toEqual({ number: 9, url: pr(9).html_url, created: false });
+    expect(scope.isDone()).toBe(true);
+    expect(f.seen).toEqual([`GET ${PULLS}`, `PATCH ${PULLS}/9`]);
+  });
+
+  it('422 "already exists" (opened in between): finds the open PR by owner:branch and updates it', async () => {
+    const f = fixture();
+    const scope = api(f.seen)
+      .get(PULLS).query(true).reply(200, [])
       .post(PULLS).reply(422, { message: 'Validation Failed', errors: [{ message: 'A pull request already exists for octo:greenfix/issue-7.' }] })
       .get(PULLS).query({ state: 'open', head: `${OWNER}:greenfix/issue-7`, base: 'main' }).reply(200, [pr(9)])
       .patch(`${PULLS}/9`, (b: Record<string, unknown>) => b.title === draft.title && b.body === draft.body && !('draft' in b))
@@ -43,16 +57,18 @@ describe('upsertPullRequest', () => {
   it('502 on create where GitHub opened it anyway: finds it, no second POST, no needless PATCH', async () => {
     const f = fixture();
     const scope = api(f.seen)
+      .get(PULLS).query(true).reply(200, [])
       .post(PULLS).reply(502, {})
       .get(PULLS).query(true).reply(200, [pr(10, { title: draft.title, body: draft.body })]);
     await expect(f.host.upsertPullRequest(draft)).resolves.toMatchObject({ number: 10, created: false });
     expect(scope.isDone()).toBe(true);
-    expect(f.seen).toEqual([`POST ${PULLS}`, `GET ${PULLS}`]);
+    expect(f.seen).toEqual([`GET ${PULLS}`, `POST ${PULLS}`, `GET ${PULLS}`]);
   });
 
   it('another 422 (no open PR for the branch) is thrown as a validation error', async () => {
     const f = fixture();
     const scope = api(f.seen)
+      .get(PULLS).query(true).reply(200, [])
       .post(PULLS).reply(422, { message: 'Validation Failed', errors: [{ message: 'No commits between main and greenfix/issue-7' }] })
       .get(PULLS).query(true).reply(200, []);
     await expect(f.host.upsertPullRequest(draft)).rejects.toMatchObject({ name: 'GitHubError', kind: 'validation', status: 422 });
