@@ -15,6 +15,7 @@ import { git } from '../src/workspace/git.js';
 import { newFakeGitHubState, type FakeGitHubState } from '../test/support/fake-github-state.js';
 import { startGitHttpServer, type GitHttpServer } from '../test/support/git-http-server.js';
 import { serveBenchGitHub, type FakeGitHubServer } from './fake-github-server.js';
+import { serveBenchGitHubOnThread } from './fake-github-thread.js';
 
 export const BENCH_SECRET = 'bench-secret';
 export const BENCH_INSTALLATION = 42;
@@ -32,14 +33,16 @@ export interface AppWorld {
   close(): Promise<void>;
 }
 
-export async function startAppWorld(): Promise<AppWorld> {
+/** `githubOnThread`: the fake GitHub on a worker thread (load bench); `state` is then only its starting copy. */
+export async function startAppWorld(options: { githubOnThread?: boolean } = {}): Promise<AppWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'gf-bench-app-'));
   chmodSync(dir, 0o755); // the sandbox's unprivileged uid must reach the worktrees below it
-  const state = newFakeGitHubState({ owner: 'bench-org', repo: REPO_NAMES[0], roles: { octocat: 'admin' } });
+  const start = { owner: 'bench-org', repo: REPO_NAMES[0], roles: { octocat: 'admin' } as FakeGitHubState['roles'] };
+  const state = newFakeGitHubState(start);
   const remotes = join(dir, 'remote');
   for (const name of REPO_NAMES) await makeBareRepo(join(dir, `seed-${name}`), join(remotes, state.owner, `${name}.git`));
   const gitServer = await startGitHttpServer({ root: remotes, token: state.token });
-  const github = await serveBenchGitHub(state);
+  const github = options.githubOnThread ? await serveBenchGitHubOnThread(start) : await serveBenchGitHub(state);
   const repositories = REPO_NAMES.map((name, i) => ({
     id: 5_000 + i,
     name,

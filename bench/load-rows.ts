@@ -24,6 +24,7 @@ function details(v: LoadVariant, perSecond: number): Row[] {
   return [
     [`  ${v.queue}: jobs`, `${v.jobs} jobs, ${v.lost} lost, ${v.doubled} doubled`, `${v.distinct} distinct deliveries`, (v.jobs / v.distinct).toFixed(3), `= 1${met(exact)}`],
     [`  ${v.queue}: answered`, answers, `${v.sent} sent at ${offered.toFixed(1)}/s`, '', `all 200${met(v.statuses['200'] === v.sent)}`],
+    [`  ${v.queue}: served`, `${((v.sent * 1_000) / v.drainMs).toFixed(1)} deliveries/s (last answer at ${ms(v.drainMs)})`, `${perSecond}/s offered`, ((v.sent * 1_000) / v.drainMs / perSecond).toFixed(2), ''],
     [`  ${v.queue}: sender kept pace`, `max lag ${ms(v.lagMaxMs)}`, `one send every ${ms(1_000 / perSecond)}`, '', ''],
   ];
 }

@@ -18,6 +18,8 @@ export interface LoadVariant {
   /** First to last send, and the largest delay of a send against its slot (the sender kept pace if small). */
   spanMs: number;
   lagMaxMs: number;
+  /** First send to last answer: sent / drain is the rate the receiver actually served. */
+  drainMs: number;
   /** Send to answer, answered (200/202) deliveries. */
   ack: LatencyStats;
   /** Answers by HTTP status ('0': no answer). */
@@ -44,8 +46,11 @@ export interface LoadOptions {
   redisUrl: string;
   perSecond?: number;
   seconds?: number;
-  /** 'thread' (default): the sender on a worker thread; 'inline': on this event loop (tests: no compiled worker file needed). */
-  sender?: 'thread' | 'inline';
+  /**
+   * true (default): the sender and the fake GitHub on worker threads, so the receiver's event loop
+   * is the receiver's alone; false: all on this one (tests: no compiled worker files needed).
+   */
+  threads?: boolean;
 }
 
 /** Receivers have no workers: the model is never asked. */
@@ -60,7 +65,7 @@ const WARMUP = 50;
 export async function benchLoad(o: LoadOptions): Promise<LoadBench> {
   const { perSecond = 200, seconds = 10 } = o;
   const count = Math.round(perSecond * seconds);
-  const world = await startAppWorld();
+  const world = await startAppWorld({ githubOnThread: o.threads !== false });
   try {
     const sqlite = await variant(world, o, 'SQLite', openSqliteQueue({ path: join(world.dir, 'load.db') }), count, perSecond);
     const redisQueue = await openRedisQueue({ url: o.redisUrl, prefix: `{gf-bench-load-${randomUUID().slice(0, 8)}}` });
@@ -81,7 +86,7 @@ async function variant(world: AppWorld, o: LoadOptions, name: LoadVariant['queue
     await deliverSequentially(app.webhookUrl, ignored);
     const before = total(await queue.counts());
     const sent = schedule(world, name, count);
-    const run = o.sender === 'inline' ? await sendPaced(app.webhookUrl, sent, perSecond) : await sendOnThread(app.webhookUrl, sent, perSecond);
+    const run = o.threads === false ? await sendPaced(app.webhookUrl, sent, perSecond) : await sendOnThread(app.webhookUrl, sent, perSecond);
     const distinct = [...new Set(sent)];
     const jobs = total(await queue.counts()) - before;
     const found = { lost: 0, doubled: 0, mismatched: 0 };
@@ -94,7 +99,7 @@ async function variant(world: AppWorld, o: LoadOptions, name: LoadVariant['queue
     const statuses: Record<string, number> = {};
     for (const a of run.answers) statuses[String(a.status)] = (statuses[String(a.status)] ?? 0) + 1;
     const lagMaxMs = Math.max(0, ...run.answers.map((a) => a.lagMs));
-    return { queue: name, sent: count, distinct: distinct.length, spanMs: run.spanMs, lagMaxMs, ack: latencyStats(run.answers), statuses, jobs, ...found };
+    return { queue: name, sent: count, distinct: distinct.length, spanMs: run.spanMs, lagMaxMs, drainMs: run.drainMs, ack: latencyStats(run.answers), statuses, jobs, ...found };
   } finally {
     await app.stop();
   }

@@ -10,6 +10,8 @@ export interface PacedRun {
   answers: PacedAnswer[];
   /** From the first send to the last: the offered rate is (count - 1) / span. */
   spanMs: number;
+  /** From the first send to the last answer: the rate the server kept up is count / drain. */
+  drainMs: number;
 }
 
 /**
@@ -30,5 +32,6 @@ export async function sendPaced(url: string, deliveries: Delivery[], perSecond: 
     const lagMs = Math.max(0, last - due);
     pending.push(deliver(url, d).then((answer) => ({ ...answer, lagMs })));
   }
-  return { answers: await Promise.all(pending), spanMs: last - start };
+  const answers = await Promise.all(pending);
+  return { answers, spanMs: last - start, drainMs: performance.now() - start };
 }

@@ -85,13 +85,14 @@ describe('load', () => {
     const redisBefore = redisDirs();
     const redis = await startRedisServer();
     try {
-      const r = await benchLoad({ sandbox, redisUrl: redis.url, perSecond: 40, seconds: 1, sender: 'inline' });
+      const r = await benchLoad({ sandbox, redisUrl: redis.url, perSecond: 40, seconds: 1, threads: false });
       expect(r).toMatchObject({ perSecond: 40, seconds: 1, throttling: 'off' });
       for (const v of [r.sqlite, r.redis]) {
         // 40 sent, every tenth a redelivery of an earlier id: 36 distinct.
         expect(v).toMatchObject({ sent: 40, distinct: 36, statuses: { '200': 40 }, jobs: 36, lost: 0, doubled: 0, mismatched: 0 });
         expect(sane(v.ack.p50) && v.ack.p99 >= v.ack.p50 && v.ack.max >= v.ack.p99).toBe(true);
         expect(v.spanMs).toBeGreaterThan(0);
+        expect(v.drainMs).toBeGreaterThanOrEqual(v.spanMs);
       }
       expect([r.sqlite.queue, r.redis.queue]).toEqual(['SQLite', 'Redis']);
     } finally {
@@ -118,6 +119,7 @@ const loadVariant = (queue: LoadVariant['queue'], p50: number, p99: number): Loa
   distinct: 1_800,
   spanMs: 9_995,
   lagMaxMs: 1.5,
+  drainMs: 10_000,
   ack: { ...stats(p50, p99), count: 2_000 },
   statuses: { '200': 2_000 },
   jobs: 1_800,
@@ -161,5 +163,6 @@ describe('formatTable', () => {
     expect(table).toMatch(/throttling off, Redis ack +p50 5\.0 ms \/ p99 30\.0 ms \/ max 30\.0 ms +SQLite: p50 4\.0 ms \/ p99 20\.0 ms +1\.25 \/ 1\.50 +p99 < 100 ms \(met\)/);
     expect(table).toMatch(/Redis: jobs +1800 jobs, 0 lost, 0 doubled +1800 distinct deliveries +1\.000 += 1 \(met\)/);
     expect(table).toMatch(/Redis: answered +2000 × 200 +2000 sent at 200\.0\/s +all 200 \(met\)/);
+    expect(table).toMatch(/Redis: served +200\.0 deliveries\/s \(last answer at 10\.00 s\) +200\/s offered +1\.00/);
   });
 });
