@@ -8,11 +8,11 @@ import type { EnqueueOptions, EnqueueResult } from './types.js';
 const DEFAULT_MAX_ATTEMPTS = 3;
 
 /**
- * Enqueue in one IMMEDIATE transaction: look up the delivery id and dedupe key, supersede the
- * subject's active jobs, insert. The UNIQUE columns are the last line of defence; the lookup is
- * what turns a redelivery into `created: false` instead of an error.
+ * One enqueue, as a transaction (a savepoint inside `createEnqueueMany`'s): look up the delivery id
+ * and dedupe key, supersede the subject's active jobs, insert. The UNIQUE columns are the last
+ * line of defence; the lookup is what turns a redelivery into `created: false` instead of an error.
  */
-export function createEnqueue(ctx: SqliteContext): (request: JobRequest, options: EnqueueOptions) => EnqueueResult {
+function createEnqueueOne(ctx: SqliteContext) {
   const { db } = ctx;
   const cancelSubject = createCancelSubject(ctx);
   const known = db.prepare<{ deliveryId: string; dedupeKey: string | null }, JobRow>(
@@ -44,5 +44,25 @@ export function createEnqueue(ctx: SqliteContext): (request: JobRequest, options
     });
     return { job: rowToJob(row!), created: true, superseded };
   });
-  return (request, options) => enqueue.immediate(request, options);
+  return enqueue;
+}
+
+type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+/**
+ * Many enqueues in one IMMEDIATE transaction (one fsync): each runs in its own savepoint (a nested
+ * better-sqlite3 transaction), so one that fails rolls back alone and the others commit.
+ */
+export function createEnqueueMany(ctx: SqliteContext): (items: ReadonlyArray<readonly [JobRequest, EnqueueOptions]>) => Array<Outcome<EnqueueResult>> {
+  const one = createEnqueueOne(ctx);
+  const many = ctx.db.transaction((items: ReadonlyArray<readonly [JobRequest, EnqueueOptions]>) =>
+    items.map(([request, options]): Outcome<EnqueueResult> => {
+      try {
+        return { ok: true, value: one(request, options) };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    }),
+  );
+  return (items) => many.immediate(items);
 }

@@ -2,7 +2,8 @@ import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { openQueueDatabase } from './sqlite-open.js';
 import { createClaim } from './sqlite-claim.js';
 import type { SqliteContext } from './sqlite-context.js';
-import { createEnqueue } from './sqlite-enqueue.js';
+import { createEnqueueMany } from './sqlite-enqueue.js';
+import { groupCommit } from './group-commit.js';
 import { createLeaseOps } from './sqlite-lease.js';
 import { createReadOps } from './sqlite-read.js';
 import { createCancelSubject } from './sqlite-cancel.js';
@@ -25,7 +26,7 @@ export interface SqliteQueueOptions {
 export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
   const db = openQueueDatabase(options.path);
   const ctx: SqliteContext = { db, now: options.now ?? Date.now, backoff: options.backoff ?? DEFAULT_BACKOFF };
-  const enqueue = createEnqueue(ctx);
+  const enqueue = groupCommit(createEnqueueMany(ctx));
   const claim = createClaim(ctx);
   const lease = createLeaseOps(ctx);
   const read = createReadOps(ctx);
@@ -34,7 +35,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
   const abandon = createAbandon(ctx);
   // async so a thrown error (LeaseLostError, CorruptJobError) arrives as a rejection, like the Redis queue's.
   return {
-    enqueue: async (request, enqueueOptions) => enqueue(request, enqueueOptions),
+    enqueue: (request, enqueueOptions) => enqueue([request, enqueueOptions] as const),
     claim: async (claimOptions) => claim(claimOptions),
     heartbeat: async (l, leaseMs) => lease.heartbeat(l, leaseMs),
     complete: async (l, result) => lease.complete(l, result),
