@@ -47,6 +47,8 @@ export interface HarnessOptions {
   state?: Partial<FakeGitHubState>;
   /** Instead of the scripted model (e.g. a real client against a fake endpoint). */
   model?: ChatModel;
+  /** Instead of a SQLite queue in the temp dir (e.g. the Redis queue); the harness closes it. */
+  queue?: JobQueue;
   /** Probot's Octokit class; default UNTHROTTLED_OCTOKIT. */
   Octokit?: typeof ProbotOctokit;
 }
@@ -89,7 +91,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');
   nockFakeGitHub(state);
-  const queue = openSqliteQueue({ path: join(dir, 'greenfix.db') });
+  const queue = options.queue ?? openSqliteQueue({ path: join(dir, 'greenfix.db') });
   const log = pino({ level: 'silent' });
   const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: () => undefined });
   const app = await startApp({
