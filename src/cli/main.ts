@@ -1,9 +1,14 @@
 #!/usr/bin/env node
 import { runCli } from './run-cli.js';
 
-process.exitCode = await runCli(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+process.exitCode = await runCli(argv, {
   env: process.env,
   cwd: process.cwd(),
   stdout: (line) => process.stdout.write(`${line}\n`),
   stderr: (line) => process.stderr.write(`${line}\n`),
 });
+
+// A stopped server has closed what it owns, but a library may keep the event loop alive (Probot's
+// throttling Redis client, which it never closes): end the process once greenfix is done.
+if (argv[0] === 'serve' || argv[0] === 'worker') process.exit();
