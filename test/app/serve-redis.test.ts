@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import nock from 'nock';
 import { Redis } from 'ioredis';
 import { BUGGY_REPO } from '../cli/helpers.js';
 import { startRedisServer, type RedisServer } from '../queue/redis-server.js';
@@ -8,6 +9,8 @@ import { startServeFixture, type ServeFixture } from './serve-fixture.js';
 import { killProcessesUnder, processesUnder, within, type ServeProcess } from './serve-process.js';
 
 describe('greenfix serve with REDIS_URL', () => {
+  // fake-github.js loads nock, which patches node:http for this whole test file.
+  afterAll(() => nock.restore());
   let f: ServeFixture | undefined;
   let redis: RedisServer | undefined;
   let p: ServeProcess | undefined;

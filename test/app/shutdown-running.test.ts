@@ -1,5 +1,6 @@
 import { watch } from 'node:fs';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import nock from 'nock';
 import { BUGGY_REPO, branches } from '../cli/helpers.js';
 import { waitForFakeState } from '../support/fake-github.js';
 import { BRANCH, FAST_STOP, ISSUE, jobOver, statusComments } from './crash-cycle.js';
@@ -50,6 +51,8 @@ function whenUnder<T>(dir: string, relevant: (file: string) => boolean, check: (
 }
 
 describe('SIGTERM while a job runs a long sandboxed command', () => {
+  // fake-github.js loads nock, which patches node:http for this whole test file.
+  afterAll(() => nock.restore());
   let fixture: ServeFixture | undefined;
   const processes: ServeProcess[] = [];
 
