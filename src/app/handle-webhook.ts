@@ -1,6 +1,6 @@
 import { loadRepoConfig } from '../config/load-repo-config.js';
 import { defaultRepoConfig } from '../config/repo-config.js';
-import { renderConfigProblems } from '../config/render-config-problems.js';
+import { CONFIG_ERRORS_MARKER, renderConfigProblems } from '../config/render-config-problems.js';
 import { renderRefusal } from '../github/render-refusal.js';
 import type { GitHost } from '../github/types.js';
 import type { JobQueue } from '../queue/types.js';
@@ -66,7 +66,7 @@ async function triggerContext(input: WebhookInput, deps: WebhookDeps): Promise<T
   // An invalid config cannot say which label it meant; answer on the default label only.
   if (label.name === defaults.label && label.action === 'labeled') {
     const key = `config:${label.repoId}#${label.number}:${loaded.problems.join('|')}`;
-    if (await deps.queue.noteOnce(key)) await input.host.upsertComment(label.number, '<!-- greenfix:config-errors -->', renderConfigProblems(loaded.problems));
+    if (await deps.queue.noteOnce(key)) await input.host.upsertComment(label.number, CONFIG_ERRORS_MARKER, renderConfigProblems(loaded.problems));
   }
   return { problems: { result: 'refused', detail: `invalid .github/greenfix.yml: ${loaded.problems.length} problem(s)` } };
 }

@@ -1,6 +1,6 @@
 import { loadRepoConfig } from '../config/load-repo-config.js';
 import type { RepoConfig } from '../config/repo-config.js';
-import { renderConfigProblems } from '../config/render-config-problems.js';
+import { CONFIG_ERRORS_MARKER, renderConfigProblems } from '../config/render-config-problems.js';
 import { newJobReport } from '../github/report.js';
 import type { GitHost } from '../github/types.js';
 import type { Claimed, Job } from '../queue/types.js';
@@ -14,8 +14,6 @@ import { JobReporter } from './job-reporter.js';
 import { planTarget, type JobTarget } from './job-target.js';
 import { fixOnWorkspace } from './job-fix.js';
 import type { JobRunResult, WorkerAbortReason } from './worker-pool.js';
-
-const CONFIG_MARKER = '<!-- greenfix:config-errors -->';
 
 /**
  * One job, start to end (DESIGN §1): report → plan → workspace → agent → gate → publish →
@@ -44,7 +42,7 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
   };
 
   if (!loaded.ok) {
-    await host.upsertComment(request.number, CONFIG_MARKER, renderConfigProblems(loaded.problems));
+    await host.upsertComment(request.number, CONFIG_ERRORS_MARKER, renderConfigProblems(loaded.problems));
     await reporter.finish({ status: 'failed', sentence: '`.github/greenfix.yml` is not valid, so nothing was run; the comment above lists every problem.' });
     return finished('config_error', { type: 'failed', message: 'invalid repository config', retryable: false });
   }

@@ -2,23 +2,11 @@ import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import nock from 'nock';
 import { BUGGY_REPO, git } from '../cli/helpers.js';
-import { examplePayload, withInstallation } from '../support/webhook-client.js';
-import { INSTALLATION, startHarness, turn, type Harness } from './harness.js';
+import { startHarness, turn, type Harness } from './harness.js';
+import { labeled } from './issue-payloads.js';
 
 const FIX = turn(['edit_file', { path: 'lib.sh', old: '$1 - $2', new: '$1 + $2' }]);
 const SCRIPT = [FIX, turn(['run_tests', {}]), turn(['finish', { summary: 'add() subtracted; it adds now.' }])];
-
-function labeled(h: Harness, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const payload = examplePayload('issues', 'labeled');
-  Object.assign(payload, {
-    repository: h.repository,
-    issue: { ...payload.issue, number: 7, title: 'add() gives the wrong answer', body: 'add 2 3 should be 5', pull_request: undefined },
-    label: { ...payload.label, name: 'agent-fix' },
-    sender: { login: 'octocat', type: 'User', id: 1 },
-    ...overrides,
-  });
-  return withInstallation(payload, INSTALLATION);
-}
 
 describe('labelling an issue agent-fix', () => {
   let h: Harness;
