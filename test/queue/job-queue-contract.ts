@@ -4,8 +4,8 @@ import { jobRequest } from './job-requests.js';
 
 export interface ContractFixture {
   queue: JobQueue;
-  /** Moves the queue's clock forward (lease expiry, backoff). */
-  clock: { advance(ms: number): void };
+  /** Moves the queue's clock forward (lease expiry, backoff); on Redis, its key TTLs too. */
+  clock: { advance(ms: number): void | Promise<void> };
   cleanup(): Promise<void>;
 }
 
@@ -100,11 +100,11 @@ export function describeJobQueueContract(name: string, setup: () => Promise<Cont
     it('claims a job again when its lease expired; the old holder has lost it', async () => {
       const { job } = await q.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
       const first = (await q.claim({ ...LEASE, workerId: 'crashed' }))!;
-      f.clock.advance(30_000);
+      await f.clock.advance(30_000);
       expect(await q.heartbeat(first.lease, 60_000)).toEqual({ held: true, cancelReason: null });
-      f.clock.advance(59_000);
+      await f.clock.advance(59_000);
       expect(await q.claim(LEASE)).toBeNull();
-      f.clock.advance(2_000);
+      await f.clock.advance(2_000);
       const second = (await q.claim(LEASE))!;
       expect(second.job).toMatchObject({ id: job.id, attempts: 2, state: 'running' });
       expect(second.lease.token).not.toBe(first.lease.token);
@@ -146,7 +146,7 @@ export function describeJobQueueContract(name: string, setup: () => Promise<Cont
       expect(waiting).toMatchObject({ state: 'queued', error: 'model 503', attempts: 1 });
       expect(waiting.runAfter).toBeGreaterThan(waiting.updatedAt);
       expect(await q.claim(LEASE)).toBeNull();
-      f.clock.advance(HOUR);
+      await f.clock.advance(HOUR);
       const second = (await q.claim(LEASE))!;
       expect(second.job).toMatchObject({ id: job.id, attempts: 2 });
       expect(await q.fail(second.lease, { message: 'model 503 again', retryable: true })).toBe('failed');

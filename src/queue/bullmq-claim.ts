@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import type { Dispatch } from './bullmq-dispatch.js';
+import type { RunRecord } from './bullmq-record.js';
+import { CorruptJobError } from './errors.js';
+import { hashToJob } from './redis-row.js';
+import type { Claimed, ClaimOptions } from './types.js';
+
+type Verdict = ['run', unknown] | ['busy' | 'later', number] | ['drop', string, string];
+
+/**
+ * Claim on the BullMQ queue: first settle what time has decided (lapsed leases go back to BullMQ's
+ * wait list, due jobs are promoted), then take what BullMQ hands out until the record admits one.
+ * A job whose repository is busy, or whose backoff is not over by greenfix's clock, goes back to
+ * BullMQ's delayed set; one the record says must not run is finished in BullMQ as the record says.
+ */
+export async function claimNext(run: RunRecord, dispatch: Dispatch, options: ClaimOptions): Promise<Claimed | null> {
+  for (const [id] of (await run('gfSweep')) as [string, string][]) await dispatch.handBack(id, '0');
+  for (const id of (await run('gfDue')) as string[]) await dispatch.promote(id);
+  for (;;) {
+    const token = randomUUID();
+    const id = await dispatch.next(token, options.leaseMs, options.maxRunning);
+    if (id === null) return null;
+    const verdict = (await run('gfAdmit', id, token, options.workerId, options.leaseMs)) as Verdict;
+    if (verdict[0] === 'run') {
+      const claimed = await admitted(run, dispatch, id, token, verdict[1]);
+      if (claimed) return claimed;
+    } else if (verdict[0] === 'drop') {
+      const [, state, reason] = verdict;
+      if (state === 'succeeded') await dispatch.complete(id, token, null);
+      else await dispatch.fail(id, token, reason === '' ? state : reason);
+    } else {
+      await dispatch.delay(id, token, verdict[1]);
+    }
+  }
+}
+
+/** A damaged record is failed with the CorruptJobError message, and the next job is taken. */
+async function admitted(run: RunRecord, dispatch: Dispatch, id: string, token: string, hash: unknown): Promise<Claimed | null> {
+  try {
+    return { job: hashToJob(hash), lease: { jobId: id, token } };
+  } catch (error) {
+    if (!(error instanceof CorruptJobError)) throw error;
+    await run('gfFail', id, token, error.message, 0, '', 0);
+    await dispatch.fail(id, token, error.message);
+    return null;
+  }
+}

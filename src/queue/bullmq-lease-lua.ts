@@ -1,0 +1,59 @@
+import { RECORD_PRELUDE } from './bullmq-record-prelude.js';
+
+/**
+ * What the lease holder does with a running job, on the record; the caller then makes the same
+ * move in BullMQ with the token. Each checks id + token + running + lock first and returns 0 when
+ * the lease is no longer held. ARGV[4] = id, ARGV[5] = token.
+ */
+const HELD = `${RECORD_PRELUDE}
+local id, token = ARGV[4], ARGV[5]
+local isHeld = held(id, token)
+`;
+
+/** Returns { held (0|1), cancel_reason or nil }; the caller extends BullMQ's lock when held. */
+export const HEARTBEAT_LUA = `${HELD}
+return { isHeld and 1 or 0, get(id, 'cancel_reason') }
+`;
+
+/** ARGV[6] = result JSON ('' = null). Returns 1, or 0 when the lease is lost. */
+export const COMPLETE_LUA = `${HELD}
+if not isHeld then return 0 end
+if ARGV[6] == '' then redis.call('HDEL', jk(id), 'result') else redis.call('HSET', jk(id), 'result', ARGV[6]) end
+move(id, 'running', 'succeeded')
+return 1
+`;
+
+/**
+ * ARGV[6] = message, ARGV[7] = retryable (0|1), ARGV[8] = attempts the caller read (the backoff
+ * was computed from it), ARGV[9] = backoff delay ms. A job flagged for cancellation is not retried.
+ * Returns { 'queued', run after } or { 'failed', 0 }, or 0 when the lease is lost.
+ */
+export const FAIL_LUA = `${HELD}
+if not isHeld or (ARGV[8] ~= '' and get(id, 'attempts') ~= ARGV[8]) then return 0 end
+local retry = ARGV[7] == '1' and num(id, 'attempts') < num(id, 'max_attempts') and not get(id, 'cancel_reason')
+redis.call('HSET', jk(id), 'error', ARGV[6])
+if retry then
+  local runAfter = NOW + tonumber(ARGV[9])
+  redis.call('HSET', jk(id), 'run_after', runAfter)
+  redis.call('ZADD', P .. ':due', runAfter, id)
+  move(id, 'running', 'queued')
+  return { 'queued', runAfter }
+end
+move(id, 'running', 'failed')
+return { 'failed', 0 }
+`;
+
+/** Gives the job back without counting the attempt; a flagged job ends cancelled instead. */
+export const RELEASE_LUA = `${HELD}
+if not isHeld then return 0 end
+redis.call('HSET', jk(id), 'attempts', math.max(num(id, 'attempts') - 1, 0))
+move(id, 'running', get(id, 'cancel_reason') and 'cancelled' or 'queued')
+return 1
+`;
+
+export const MARK_CANCELLED_LUA = `${HELD}
+if not isHeld then return 0 end
+redis.call('HSETNX', jk(id), 'cancel_reason', 'cancelled by the worker')
+move(id, 'running', 'cancelled')
+return 1
+`;

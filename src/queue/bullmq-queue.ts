@@ -1,0 +1,124 @@
+import { Redis } from 'ioredis';
+import { subjectKey } from '../triggers/types.js';
+import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
+import { claimNext } from './bullmq-claim.js';
+import { openDispatch } from './bullmq-dispatch.js';
+import { defineRecordScripts } from './bullmq-record.js';
+import { jobIdForDelivery } from './job-id.js';
+import { connectRedis } from './redis-connect.js';
+import { createRedisReads } from './redis-reads.js';
+import { hashToJob } from './redis-row.js';
+import { LeaseLostError, type JobQueue, type Lease } from './types.js';
+
+export interface BullmqQueueOptions {
+  /** REDIS_URL, e.g. redis://:password@host:6379/0. */
+  url: string;
+  /** Key prefix; one Redis can hold several queues. Default `{greenfix}` (a hash tag: one cluster slot). */
+  prefix?: string;
+  /** Clock in epoch ms for greenfix's record (backoff, timestamps); injected by tests. */
+  now?: () => number;
+  backoff?: BackoffOptions;
+  /** How often BullMQ's stalled checker runs (default 30 s). */
+  stalledIntervalMs?: number;
+  /** Connection errors while ioredis reconnects (default: ignored; commands still reject). */
+  onError?: (error: Error) => void;
+}
+
+const DEFAULT_MAX_ATTEMPTS = 3;
+const QUEUE_NAME = 'jobs';
+
+/**
+ * The scale-out JobQueue (REDIS_URL), on BullMQ: BullMQ holds the jobs and dispatches them (wait
+ * list, locks as leases, delays, global concurrency, stalled jobs); greenfix's record beside it
+ * (atomic Lua, `<prefix>:gf:*`) keeps what BullMQ does not: state and attempts, supersede and
+ * cancel flags, dedupe keys, one running job per repository (docs/decisions.md, "Queue on BullMQ").
+ * Job data is the JobRequest only, which carries no secrets: Redis stores it in clear.
+ * Throws RedisQueueOpenError when Redis cannot be reached.
+ */
+export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQueue> {
+  const prefix = options.prefix ?? '{greenfix}';
+  const recordPrefix = `${prefix}:gf`;
+  const now = options.now ?? Date.now;
+  const backoff = options.backoff ?? DEFAULT_BACKOFF;
+  const onError = options.onError ?? (() => undefined);
+  const redis = await connectRedis(options.url, onError);
+  const extra: Redis[] = [];
+  const dispatch = openDispatch({
+    name: QUEUE_NAME,
+    prefix,
+    redis,
+    stalledIntervalMs: options.stalledIntervalMs ?? 30_000,
+    onError,
+    workerConnection: () => {
+      const connection = new Redis(options.url, { maxRetriesPerRequest: null });
+      connection.on('error', onError);
+      extra.push(connection);
+      return connection;
+    },
+  });
+  const run = defineRecordScripts(redis, recordPrefix, dispatch.keyBase, now);
+  const reads = createRedisReads(redis, recordPrefix);
+  const held = (lease: Lease, answer: unknown) => {
+    if (answer === 0) throw new LeaseLostError(lease.jobId);
+  };
+  return {
+    async enqueue(request, enqueueOptions) {
+      const maxAttempts = enqueueOptions.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+      if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`maxAttempts must be a positive integer, got ${maxAttempts}`);
+      const id = jobIdForDelivery(enqueueOptions.deliveryId);
+      const subject = subjectKey(request.repo, request.number);
+      const [created, hash, superseded, pending] = (await run('gfEnqueue', id, enqueueOptions.deliveryId, enqueueOptions.dedupeKey ?? '',
+        subject, String(request.repo.id), JSON.stringify(request), maxAttempts)) as [number, unknown, string[], number];
+      const job = hashToJob(hash);
+      // Until BullMQ confirms the add, the record says pending: a retried delivery adds it again.
+      if (pending === 1) {
+        await dispatch.add(job.id, job.request);
+        await redis.zrem(`${recordPrefix}:pending`, job.id);
+      }
+      return { job, created: created === 1, superseded: created === 1 ? superseded : [] };
+    },
+    claim: (claimOptions) => claimNext(run, dispatch, claimOptions),
+    async heartbeat(lease, leaseMs) {
+      const [isHeld, reason] = (await run('gfHeartbeat', lease.jobId, lease.token)) as [number, string | null];
+      const extended = isHeld === 1 && (await dispatch.extendLock(lease.jobId, lease.token, leaseMs));
+      return { held: extended, cancelReason: reason ?? null };
+    },
+    async complete(lease, result) {
+      held(lease, await run('gfComplete', lease.jobId, lease.token, result === undefined ? '' : JSON.stringify(result)));
+      await dispatch.complete(lease.jobId, lease.token, result);
+    },
+    async fail(lease, failOptions) {
+      const job = await reads.get(lease.jobId);
+      if (!job) throw new LeaseLostError(lease.jobId);
+      const delay = backoffDelay(job.attempts, backoff);
+      const answer = await run('gfFail', lease.jobId, lease.token, failOptions.message, failOptions.retryable ? 1 : 0, job.attempts, delay);
+      held(lease, answer);
+      const [state, runAfter] = answer as ['queued' | 'failed', number];
+      if (state === 'queued') await dispatch.delay(lease.jobId, lease.token, runAfter);
+      else await dispatch.fail(lease.jobId, lease.token, failOptions.message);
+      return state;
+    },
+    async release(lease) {
+      held(lease, await run('gfRelease', lease.jobId, lease.token));
+      await dispatch.handBack(lease.jobId, lease.token);
+    },
+    async markCancelled(lease) {
+      held(lease, await run('gfMarkCancelled', lease.jobId, lease.token));
+      await dispatch.fail(lease.jobId, lease.token, 'cancelled');
+    },
+    cancel: async (subject, reason) => ((await run('gfCancel', subject, reason)) as unknown[]).map(hashToJob),
+    get: reads.get,
+    listBySubject: reads.listBySubject,
+    async abandon(workerId) {
+      const lapsed = (await run('gfAbandon', workerId)) as [string, string][];
+      for (const [id] of lapsed) await dispatch.handBack(id, '0');
+      return lapsed.length;
+    },
+    noteOnce: reads.noteOnce,
+    counts: reads.counts,
+    async close() {
+      await dispatch.close();
+      for (const connection of [redis, ...extra]) if (connection.status !== 'end') await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+}
