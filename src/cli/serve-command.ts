@@ -96,6 +96,7 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     fileOwner: sandboxFileOwner(),
     workdir: config.workdir,
     concurrency: config.concurrency,
+    jobRetentionMs: config.jobRetentionMs,
     workerId: lock?.workerId ?? 'receiver',
     crashPoints: createCrashPoints(io.env),
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),

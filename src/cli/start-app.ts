@@ -7,9 +7,12 @@ import type { CrashPoints } from '../agent/crash-points.js';
 import { createGitHost } from '../github/octokit-host.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
+import { DEFAULT_JOB_RETENTION_DAYS } from '../config/env-config.js';
 import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { JobEnv } from '../run/job-env.js';
+import { startJobRetention, DEFAULT_RETENTION_SWEEP_MS, type RetentionTimer } from '../run/job-retention-timer.js';
+import { sweepJobDirs } from '../run/job-retention.js';
 import { runJob } from '../run/run-job.js';
 import { startWorkerPool, type WorkerPool } from '../run/worker-pool.js';
 import type { JobRequest } from '../triggers/types.js';
@@ -36,14 +39,18 @@ export interface AppOptions {
   redisUrl?: string;
   /** Probot's Octokit class; tests pass one with throttling off (it spaces writes a second apart). */
   Octokit?: typeof ProbotOctokit;
+  /** How long finished jobs' directories are kept (GREENFIX_JOB_RETENTION_DAYS); default 7 days. */
+  jobRetentionMs?: number;
   /** Lease/heartbeat/poll timings; defaults suit production. */
-  timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number };
+  timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number; retentionSweepMs?: number };
 }
 
 export interface RunningApp {
   /** `http://host:port` of the webhook server; null for a worker-only process. */
   url: string | null;
   pool: WorkerPool | null;
+  /** The job-directory sweep of a worker process; null for a receiver. */
+  retention: RetentionTimer | null;
   metrics: Metrics;
   stop(graceMs: number): Promise<void>;
 }
@@ -55,8 +62,9 @@ export interface RunningApp {
 export async function startApp(o: AppOptions): Promise<RunningApp> {
   const metrics = createMetrics();
   const probotOptions = { appId: o.appId, privateKey: o.privateKey, secret: o.secret, log: o.log, ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}), ...(o.Octokit ? { Octokit: o.Octokit } : {}), ...(o.redisUrl ? { redisConfig: o.redisUrl } : {}) };
-  const t = { leaseMs: 60_000, heartbeatMs: 15_000, pollMs: 1_000, progressIntervalMs: 15_000, ...o.timings };
+  const t = { leaseMs: 60_000, heartbeatMs: 15_000, pollMs: 1_000, progressIntervalMs: 15_000, retentionSweepMs: DEFAULT_RETENTION_SWEEP_MS, ...o.timings };
   let pool: WorkerPool | null = null;
+  let retention: RetentionTimer | null = null;
   if (o.role !== 'receiver') {
     const probot = new Probot(probotOptions);
     const env = jobEnv(o, probot, metrics, t.progressIntervalMs);
@@ -72,6 +80,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
       runJob: (claimed, signal) => runJob({ ...env, log: jobLogger(o.log, claimed.job) }, claimed, signal),
       log: o.log,
     });
+    retention = startJobRetention({ sweep: () => sweepJobDirs(retentionDeps(o)), intervalMs: t.retentionSweepMs, log: o.log });
   }
   let server: Server | null = null;
   let url: string | null = null;
@@ -86,11 +95,22 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
   return {
     url,
     pool,
+    retention,
     metrics,
     async stop(graceMs) {
+      await retention?.stop();
       await server?.stop();
       await pool?.stop({ graceMs });
     },
+  };
+}
+
+function retentionDeps(o: AppOptions) {
+  return {
+    workdir: o.workdir,
+    jobState: async (id: string) => (await o.queue.get(id))?.state ?? null,
+    now: Date.now,
+    retentionMs: o.jobRetentionMs ?? DEFAULT_JOB_RETENTION_DAYS * 86_400_000,
   };
 }
 
@@ -112,6 +132,6 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     now: Date.now,
     log: o.log,
     progressIntervalMs,
-    onFinished: (s) => metrics.jobFinished(s.kind as JobRequest['kind'], s.outcome, s.seconds, { prompt: s.tokens, completion: 0 }, s.steps),
+    onFinished: (s) => metrics.jobFinished(s.kind as JobRequest['kind'], s.outcome, s.seconds, s.tokens, s.steps),
   };
 }

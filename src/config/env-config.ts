@@ -35,6 +35,8 @@ export interface EnvConfig {
   sandbox: NonNullable<ParsedEnv['GREENFIX_SANDBOX']>;
   /** How long running jobs may take to finish after SIGTERM before they are released to others. */
   shutdownGraceMs: number;
+  /** How long a finished job's directory (journal, state) is kept before the sweep deletes it. */
+  jobRetentionMs: number;
 }
 
 export interface EnvDeps {
@@ -47,6 +49,9 @@ export const DEFAULT_CONCURRENCY = 2;
 export const DEFAULT_WORKDIR_NAME = '.greenfix';
 /** Below the 30 s Docker and Kubernetes wait between SIGTERM and SIGKILL. */
 export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 25;
+/** A week: long enough to read a failed job's journal after a weekend. */
+export const DEFAULT_JOB_RETENTION_DAYS = 7;
+const DAY_MS = 86_400_000;
 
 /**
  * Validates the environment, listing every problem at once in an EnvConfigError. Problems name the
@@ -102,5 +107,6 @@ function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string)
     role: v.GREENFIX_ROLE ?? 'all',
     sandbox: v.GREENFIX_SANDBOX ?? 'on',
     shutdownGraceMs: (v.GREENFIX_SHUTDOWN_GRACE_SECONDS ?? DEFAULT_SHUTDOWN_GRACE_SECONDS) * 1000,
+    jobRetentionMs: (v.GREENFIX_JOB_RETENTION_DAYS ?? DEFAULT_JOB_RETENTION_DAYS) * DAY_MS,
   };
 }

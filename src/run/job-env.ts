@@ -1,4 +1,5 @@
 import type { CrashPoints } from '../agent/crash-points.js';
+import type { Tokens } from '../agent/types.js';
 import type { GitHost } from '../github/types.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
@@ -29,6 +30,6 @@ export interface JobEnv {
   log: JobLog;
   /** Minimum milliseconds between progress edits of a status comment. */
   progressIntervalMs: number;
-  /** Called once per finished job, for metrics. */
-  onFinished?: (summary: { kind: string; outcome: string; seconds: number; tokens: number; steps: number }) => void;
+  /** Called once per finished job, for metrics; tokens as the model endpoint reported them. */
+  onFinished?: (summary: { kind: string; outcome: string; seconds: number; tokens: Tokens; steps: number }) => void;
 }

@@ -17,8 +17,13 @@ export interface JobFiles {
   index: string;
 }
 
+/** The parent of every job's directory; the retention sweep (job-retention.ts) collects it. */
+export function jobsDir(workdir: string): string {
+  return join(workdir, 'jobs');
+}
+
 export function jobFiles(workdir: string, jobId: string): JobFiles {
-  const dir = join(workdir, 'jobs', jobId.replace(/[^A-Za-z0-9_-]/g, '_'));
+  const dir = join(jobsDir(workdir), jobId.replace(/[^A-Za-z0-9_-]/g, '_'));
   return {
     dir,
     worktree: join(dir, 'worktree'),
@@ -31,7 +36,7 @@ export function jobFiles(workdir: string, jobId: string): JobFiles {
 
 /** 0711 all the way down: the sandbox user may pass through to the worktree, but list nothing. */
 export function makeJobDir(workdir: string, files: JobFiles): void {
-  for (const dir of [workdir, join(workdir, 'jobs'), files.dir]) {
+  for (const dir of [workdir, jobsDir(workdir), files.dir]) {
     mkdirSync(dir, { recursive: true });
     chmodSync(dir, 0o711);
   }
@@ -60,7 +65,7 @@ export function saveTarget(files: JobFiles, target: JobTarget): void {
 /**
  * When a job is over for good: its worktree leaves the mirror (`git worktree remove` + prune, so
  * the mirror does not collect stale entries) and its index goes. The journal and state files stay:
- * small, and what a person debugging the job reads.
+ * small, and what a person debugging the job reads, until the retention sweep deletes the directory.
  */
 export async function removeJobFiles(files: JobFiles, gitDir: string): Promise<void> {
   if (existsSync(gitDir)) await removeWorktree(gitDir, files.worktree);

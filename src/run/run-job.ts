@@ -1,3 +1,4 @@
+import type { Tokens } from '../agent/types.js';
 import { loadRepoConfig } from '../config/load-repo-config.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import { CONFIG_ERRORS_MARKER, renderConfigProblems } from '../config/render-config-problems.js';
@@ -36,7 +37,7 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
     crashPoints: env.crashPoints,
   });
   const files = jobFiles(env.workdir, job.id);
-  const finished = (outcome: string, result: JobRunResult, tokens = 0, steps = 0): JobRunResult => {
+  const finished = (outcome: string, result: JobRunResult, tokens: Tokens = { prompt: 0, completion: 0 }, steps = 0): JobRunResult => {
     env.onFinished?.({ kind: request.kind, outcome, seconds: (env.now() - started) / 1000, tokens, steps });
     return result;
   };
@@ -51,9 +52,8 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
     const target = loadTarget(files) ?? (await decideTarget(env, job, loaded.config, host, files, reporter));
     if (!target) return finished('refused', { type: 'succeeded', result: { status: 'refused' } });
     const result = await fixOnWorkspace({ env, job, config: loaded.config, host, files, target, reporter, signal });
-    const tokens = result.outcome.tokens.prompt + result.outcome.tokens.completion;
     await removeJobFiles(files, mirrorDir(env.workdir, request.repo.id));
-    return finished(result.status, { type: 'succeeded', result: { status: result.status } }, tokens, result.outcome.steps);
+    return finished(result.status, { type: 'succeeded', result: { status: result.status } }, result.outcome.tokens, result.outcome.steps);
   } catch (error) {
     return finished('error', await endWithError(env, job, files, reporter, signal, error));
   }

@@ -37,6 +37,7 @@ describe('loadEnvConfig', () => {
       role: 'all',
       sandbox: 'on',
       shutdownGraceMs: 25_000,
+      jobRetentionMs: 7 * 86_400_000,
     });
   });
 
@@ -61,6 +62,7 @@ describe('loadEnvConfig', () => {
         REDIS_URL: 'rediss://user:pw@redis.example.com:6380/0',
         GREENFIX_SANDBOX: 'off',
         GREENFIX_SHUTDOWN_GRACE_SECONDS: '1',
+        GREENFIX_JOB_RETENTION_DAYS: '0',
       },
       { cwd: '/srv/greenfix' },
     );
@@ -86,6 +88,7 @@ describe('loadEnvConfig', () => {
       redisUrl: 'rediss://user:pw@redis.example.com:6380/0',
       sandbox: 'off',
       shutdownGraceMs: 1000,
+      jobRetentionMs: 0,
     });
   });
 
@@ -149,6 +152,8 @@ describe('loadEnvConfig', () => {
     ['REDIS_URL', 'http://redis:6379', 'REDIS_URL: must be a redis:// or rediss:// URL'],
     ['GREENFIX_SANDBOX', 'no', 'GREENFIX_SANDBOX: must be one of `on`, `bwrap`, `off`'],
     ['GREENFIX_SHUTDOWN_GRACE_SECONDS', '2.5', 'GREENFIX_SHUTDOWN_GRACE_SECONDS: must be a whole number from 0 to 3600'],
+    ['GREENFIX_JOB_RETENTION_DAYS', '-1', 'GREENFIX_JOB_RETENTION_DAYS: must be a whole number from 0 to 3650'],
+    ['GREENFIX_JOB_RETENTION_DAYS', '7d', 'GREENFIX_JOB_RETENTION_DAYS: must be a whole number from 0 to 3650'],
   ])('%s=%j → one problem', (name, value, message) => {
     const problems = problemsOf({ ...APP, [name]: value });
     expect(problems).toHaveLength(1);
