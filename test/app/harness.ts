@@ -51,6 +51,8 @@ export interface HarnessOptions {
   queue?: JobQueue;
   /** Probot's Octokit class; default UNTHROTTLED_OCTOKIT. */
   Octokit?: typeof ProbotOctokit;
+  /** GREENFIX_JOB_RETENTION_DAYS in ms; default startApp's (7 days). */
+  jobRetentionMs?: number;
 }
 
 /**
@@ -107,6 +109,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     fileOwner: sandboxFileOwner(),
     workdir: join(dir, 'work'),
     concurrency: 2,
+    ...(options.jobRetentionMs === undefined ? {} : { jobRetentionMs: options.jobRetentionMs }),
     workerId: 'test-worker',
     crashPoints: createCrashPoints({}),
     Octokit: options.Octokit ?? UNTHROTTLED_OCTOKIT,
