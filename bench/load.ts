@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ScriptedModel } from '../src/model/scripted-model.js';
-import { openRedisQueue } from '../src/queue/redis-queue.js';
+import { openBullmqQueue } from '../src/queue/bullmq-queue.js';
 import { openSqliteQueue } from '../src/queue/sqlite-queue.js';
 import type { JobQueue } from '../src/queue/types.js';
 import type { Sandbox } from '../src/sandbox/types.js';
@@ -71,7 +71,7 @@ export async function benchLoad(o: LoadOptions): Promise<LoadBench> {
     // measured in both orders, the first one's p50 was 10-30x worse. Three paced seconds first.
     await variant(world, o, 'SQLite', openSqliteQueue({ path: join(world.dir, 'warm-up.db') }), Math.min(count, perSecond * 3), perSecond);
     const sqlite = await variant(world, o, 'SQLite', openSqliteQueue({ path: join(world.dir, 'load.db') }), count, perSecond);
-    const redisQueue = await openRedisQueue({ url: o.redisUrl, prefix: `{gf-bench-load-${randomUUID().slice(0, 8)}}` });
+    const redisQueue = await openBullmqQueue({ url: o.redisUrl, prefix: `{gf-bench-load-${randomUUID().slice(0, 8)}}` });
     const redis = await variant(world, o, 'Redis', redisQueue, count, perSecond);
     return { perSecond, seconds, throttling: 'off', sqlite, redis };
   } finally {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openRedisQueue } from '../src/queue/redis-queue.js';
+import { openBullmqQueue } from '../src/queue/bullmq-queue.js';
 import { openSqliteQueue } from '../src/queue/sqlite-queue.js';
 import type { JobQueue } from '../src/queue/types.js';
 import type { JobRequest } from '../src/triggers/types.js';
@@ -44,7 +44,7 @@ export async function benchQueueThroughput(options: QueueThroughputOptions = {})
     const file = await phases(openSqliteQueue({ path: join(dir, 'throughput.db') }), jobs);
     const memory = await phases(openSqliteQueue({ path: ':memory:' }), jobs);
     const redisUrl = options.redisUrl ?? ownRedis!.url;
-    const redis = await phases(await openRedisQueue({ url: redisUrl, prefix: `{gf-bench-queue-${randomUUID().slice(0, 8)}}` }), jobs);
+    const redis = await phases(await openBullmqQueue({ url: redisUrl, prefix: `{gf-bench-queue-${randomUUID().slice(0, 8)}}` }), jobs);
     return { jobs, file, memory, redis, burst: await duplicateBurst(openSqliteQueue({ path: join(dir, 'burst.db') }), burst) };
   } finally {
     await ownRedis?.stop();

@@ -2,16 +2,16 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import type { EnvConfig } from '../config/env-config.js';
-import { openRedisQueue } from '../queue/redis-queue.js';
+import { openBullmqQueue } from '../queue/bullmq-queue.js';
 import { redactRedisUrl } from '../queue/redis-connect.js';
 import { openSqliteQueue } from '../queue/sqlite-queue.js';
 import type { JobQueue } from '../queue/types.js';
 
-/** REDIS_URL set: the shared Redis queue (several hosts). Otherwise the embedded SQLite file. */
+/** REDIS_URL set: the shared BullMQ queue on Redis (several hosts). Otherwise the embedded SQLite file. */
 export async function openQueue(config: EnvConfig, log: Logger): Promise<JobQueue> {
   if (config.redisUrl) {
-    log.info({ redis: redactRedisUrl(config.redisUrl) }, 'queue: Redis');
-    return openRedisQueue({ url: config.redisUrl, onError: (err) => log.warn({ err: err.message }, 'Redis connection problem; reconnecting') });
+    log.info({ redis: redactRedisUrl(config.redisUrl) }, 'queue: BullMQ on Redis');
+    return openBullmqQueue({ url: config.redisUrl, onError: (err) => log.warn({ err: err.message }, 'Redis connection problem; reconnecting') });
   }
   mkdirSync(dirname(config.db), { recursive: true, mode: 0o700 });
   log.info({ db: config.db }, 'queue: SQLite');

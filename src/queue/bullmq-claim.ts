@@ -1,19 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import type { Dispatch } from './bullmq-dispatch.js';
 import type { RunRecord } from './bullmq-record.js';
+import type { JobRequest } from '../triggers/types.js';
 import { CorruptJobError } from './errors.js';
+import { jobRequestSchema } from './job-request-schema.js';
 import { hashToJob } from './redis-row.js';
 import type { Claimed, ClaimOptions } from './types.js';
 
 type Verdict = ['run', unknown] | ['busy' | 'later', number] | ['drop', string, string];
 
+export interface ClaimDeps {
+  run: RunRecord;
+  dispatch: Dispatch;
+  /** Adds a job to BullMQ and clears its pending mark (enqueue's second step). */
+  addToBullmq(id: string, request: JobRequest): Promise<void>;
+}
+
+/** A job still pending this long after its enqueue lost its receiver before BullMQ got it. */
+const STRANDED_AFTER_MS = 10_000;
+
 /**
- * Claim on the BullMQ queue: first settle what time has decided (lapsed leases go back to BullMQ's
- * wait list, due jobs are promoted), then take what BullMQ hands out until the record admits one.
+ * Claim on the BullMQ queue: first settle what time has decided (stranded enqueues are added, lapsed
+ * leases go back to BullMQ's wait list, due jobs are promoted), then take what BullMQ hands out until the record admits one.
  * A job whose repository is busy, or whose backoff is not over by greenfix's clock, goes back to
  * BullMQ's delayed set; one the record says must not run is finished in BullMQ as the record says.
  */
-export async function claimNext(run: RunRecord, dispatch: Dispatch, options: ClaimOptions): Promise<Claimed | null> {
+export async function claimNext({ run, dispatch, addToBullmq }: ClaimDeps, options: ClaimOptions): Promise<Claimed | null> {
+  for (const [id, request] of (await run('gfStranded', STRANDED_AFTER_MS)) as [string, string][]) {
+    const parsed = jobRequestSchema.safeParse(parseOrNull(request));
+    // A damaged record cannot be added; `get` names it (CorruptJobError) when someone looks.
+    if (parsed.success) await addToBullmq(id, parsed.data);
+  }
   for (const [id] of (await run('gfSweep')) as [string, string][]) await dispatch.handBack(id, '0');
   for (const id of (await run('gfDue')) as string[]) await dispatch.promote(id);
   for (;;) {
@@ -42,6 +59,14 @@ async function admitted(run: RunRecord, dispatch: Dispatch, id: string, token: s
     if (!(error instanceof CorruptJobError)) throw error;
     await run('gfFail', id, token, error.message, 0, '', 0);
     await dispatch.fail(id, token, error.message);
+    return null;
+  }
+}
+
+function parseOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
     return null;
   }
 }

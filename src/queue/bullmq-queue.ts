@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { subjectKey } from '../triggers/types.js';
+import { subjectKey, type JobRequest } from '../triggers/types.js';
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
 import { claimNext } from './bullmq-claim.js';
 import { openDispatch } from './bullmq-dispatch.js';
@@ -58,6 +58,10 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
   });
   const run = defineRecordScripts(redis, recordPrefix, dispatch.keyBase, now);
   const reads = createRedisReads(redis, recordPrefix);
+  const addToBullmq = async (id: string, request: JobRequest) => {
+    await dispatch.add(id, request);
+    await redis.zrem(`${recordPrefix}:pending`, id);
+  };
   const held = (lease: Lease, answer: unknown) => {
     if (answer === 0) throw new LeaseLostError(lease.jobId);
   };
@@ -70,14 +74,11 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
       const [created, hash, superseded, pending] = (await run('gfEnqueue', id, enqueueOptions.deliveryId, enqueueOptions.dedupeKey ?? '',
         subject, String(request.repo.id), JSON.stringify(request), maxAttempts)) as [number, unknown, string[], number];
       const job = hashToJob(hash);
-      // Until BullMQ confirms the add, the record says pending: a retried delivery adds it again.
-      if (pending === 1) {
-        await dispatch.add(job.id, job.request);
-        await redis.zrem(`${recordPrefix}:pending`, job.id);
-      }
+      // Until BullMQ confirms the add, the record says pending: a redelivery or, after a while, a claim adds it.
+      if (pending === 1) await addToBullmq(job.id, job.request);
       return { job, created: created === 1, superseded: created === 1 ? superseded : [] };
     },
-    claim: (claimOptions) => claimNext(run, dispatch, claimOptions),
+    claim: (claimOptions) => claimNext({ run, dispatch, addToBullmq }, claimOptions),
     async heartbeat(lease, leaseMs) {
       const [isHeld, reason] = (await run('gfHeartbeat', lease.jobId, lease.token)) as [number, string | null];
       const extended = isHeld === 1 && (await dispatch.extendLock(lease.jobId, lease.token, leaseMs));

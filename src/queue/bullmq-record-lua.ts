@@ -93,6 +93,19 @@ return out
 export const SWEEP_LUA = LAPSE_WHERE('not locked(id)');
 export const ABANDON_LUA = LAPSE_WHERE("get(id, 'lease_owner') == ARGV[4]");
 
+/**
+ * stranded: jobs enqueued at least ARGV[4] ms ago whose BullMQ add was never confirmed (the
+ * receiver died in between). Returns { { id, request }... } for the caller to add again.
+ */
+export const STRANDED_LUA = `${RECORD_PRELUDE}
+local out = {}
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. ':pending', '-inf', NOW - tonumber(ARGV[4]))) do
+  if get(id, 'state') == 'queued' then table.insert(out, { id, get(id, 'request') })
+  else redis.call('ZREM', P .. ':pending', id) end
+end
+return out
+`;
+
 /** due: queued jobs whose time in BullMQ's delayed set is up by the caller's clock. */
 export const DUE_LUA = `${RECORD_PRELUDE}
 local out = {}

@@ -2,7 +2,7 @@ import type { JobRequest } from '../triggers/types.js';
 
 /**
  * A durable job queue (DESIGN §1). Two implementations keep the same promises: SQLite (embedded
- * default) and Redis (scale-out, atomic Lua scripts). One contract test suite runs against both.
+ * default) and BullMQ on Redis (scale-out). One contract test suite runs against both.
  *
  * Promises:
  * - the same delivery id (or dedupe key) never makes a second job;

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
-import { openRedisQueue } from '../../src/queue/redis-queue.js';
+import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
 import { BUGGY_REPO } from '../cli/helpers.js';
 import { startRedisServer, type RedisServer } from '../queue/redis-server.js';
 import { startHarness, turn, waitFor, type Harness } from './harness.js';
@@ -25,7 +25,7 @@ describe('the app on the Redis queue', () => {
 
   it('finishes a job with one PR when Redis restarts while the job runs', async () => {
     redis = await startRedisServer();
-    const queue = await openRedisQueue({ url: redis.url, prefix: '{restart-test}' });
+    const queue = await openBullmqQueue({ url: redis.url, prefix: '{restart-test}' });
     h = await startHarness({ files: BUGGY_REPO, script: SCRIPT, queue, state: { config: 'verify: bash test.sh\n' } });
     expect((await h.send('issues', labeled(h))).status).toBe(200);
     const [job] = await h.queue.listBySubject('1296269#7');

@@ -21,7 +21,7 @@ describe('greenfix serve with REDIS_URL', () => {
     await redis?.stop();
   });
 
-  it('runs the job on the Redis queue, shares GitHub throttling through Redis, and exits 0 on SIGTERM', async () => {
+  it('runs the job on the BullMQ queue, shares GitHub throttling through Redis, and exits 0 on SIGTERM', async () => {
     redis = await startRedisServer();
     f = await startServeFixture({ files: BUGGY_REPO, script: CRASH_SCRIPT, config: 'verify: bash test.sh\n' });
     p = f.spawn({ ...FAST_STOP, REDIS_URL: redis.url });
@@ -30,7 +30,13 @@ describe('greenfix serve with REDIS_URL', () => {
     expect(f.state.pulls).toHaveLength(1);
     const client = new Redis(redis.url);
     try {
-      expect((await client.keys('{greenfix}:job:*')).length).toBe(1); // the job lived in Redis
+      const [id] = await client.keys('{greenfix}:gf:job:*').then((keys) => keys.map((k) => k.split(':').pop()!));
+      // The worker completes the job just after its last GitHub write: record first, then BullMQ.
+      const finished = () => client.hget(`{greenfix}:jobs:${id}`, 'finishedOn');
+      const deadline = Date.now() + 20_000;
+      while ((await finished()) === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(await finished()).not.toBeNull(); // BullMQ dispatched it and saw it finish
+      expect(await client.hget(`{greenfix}:gf:job:${id}`, 'state')).toBe('succeeded'); // greenfix's record
       expect((await client.keys('b_*')).length).toBeGreaterThan(0); // Probot's limiter state (Bottleneck)
     } finally {
       client.disconnect();
