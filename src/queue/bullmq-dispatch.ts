@@ -74,7 +74,11 @@ export function openDispatch(options: DispatchOptions): Dispatch {
     fail: async (id, token, reason) => void (await load(id)).moveToFailed(new Error(reason), token, false),
     async promote(id) {
       const job = await Job.fromId(queue, id);
-      if (job && (await job.isDelayed())) await job.promote();
+      if (!job || !(await job.isDelayed())) return;
+      // BullMQ may promote it itself in between (its clock says due too): then there is nothing to do.
+      await job.promote().catch(async (error: unknown) => {
+        if (await job.isDelayed()) throw error;
+      });
     },
     async close() {
       await worker?.close();
