@@ -1,13 +1,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { runProcess } from '../../src/util/run-process.js';
+import { raceProcesses } from './claim-race.js';
 import { jobRequest } from './job-requests.js';
 import { sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
 
 /** The compiled queue (`npm test` builds first; locally run `npm run build`). */
 const QUEUE_JS = resolve('dist/src/queue/sqlite-queue.js');
-const WORKER = resolve('test/queue/fixtures/claim-worker.mjs');
 
 /** Two real OS processes claim from one database file at the same moment. */
 describe('SQLite queue shared by processes', () => {
@@ -18,18 +16,7 @@ describe('SQLite queue shared by processes', () => {
   beforeEach(() => (f = sqliteFixture()));
   afterEach(async () => f.cleanup());
 
-  const race = async (mode: 'once' | 'drain'): Promise<string[][]> => {
-    const run = (name: string) =>
-      runProcess({
-        argv: [process.execPath, WORKER, pathToFileURL(QUEUE_JS).href, f.path, name, mode],
-        cwd: f.dir,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-        timeoutMs: 30_000,
-      });
-    const results = await Promise.all([run('a'), run('b')]);
-    for (const r of results) expect({ exit: r.exitCode, stderr: r.stderr }).toEqual({ exit: 0, stderr: '' });
-    return results.map((r) => JSON.parse(r.stdout) as string[]);
-  };
+  const race = (mode: 'once' | 'drain') => raceProcesses({ queueJs: QUEUE_JS, kind: 'sqlite', target: f.path, dir: f.dir }, mode);
 
   it('exactly one of two racing processes gets the one job', async () => {
     const { job } = await f.queue.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
