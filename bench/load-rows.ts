@@ -12,7 +12,7 @@ export function loadRows(r: LoadBench): Row[] {
   const { sqlite: s, redis: d } = r;
   return [
     [`${head}, SQLite ack`, triple(s.ack), '(baseline)', '', goal(s)],
-    [`${head}, Redis ack`, triple(d.ack), `SQLite: p50 ${ms(s.ack.p50)} / p99 ${ms(s.ack.p99)}`, `${(d.ack.p50 / s.ack.p50).toFixed(2)} / ${(d.ack.p99 / s.ack.p99).toFixed(2)}`, goal(d)],
+    [`${head}, BullMQ on Redis ack`, triple(d.ack), `SQLite: p50 ${ms(s.ack.p50)} / p99 ${ms(s.ack.p99)}`, `${(d.ack.p50 / s.ack.p50).toFixed(2)} / ${(d.ack.p99 / s.ack.p99).toFixed(2)}`, goal(d)],
     ...[s, d].flatMap((v) => details(v, r.perSecond)),
   ];
 }

@@ -30,9 +30,9 @@ async function main(): Promise<void> {
   let load;
   try {
     // 1,000 jobs, not 5,000: at ~100 claim+complete/s on a fsync-bound disk the SQLite file alone took a minute.
-    log(`queue throughput (1,000 jobs, SQLite file and :memory:, Redis at ${redis.url})…`);
+    log(`queue throughput (1,000 jobs, SQLite file and :memory:, BullMQ on Redis at ${redis.url})…`);
     queueThroughput = await benchQueueThroughput({ jobs: 1_000, redisUrl: redis.url });
-    log('load (200 deliveries/s for 10 s to a receiver, SQLite then Redis; Probot throttling off; sender and fake GitHub on worker threads)…');
+    log('load (200 deliveries/s for 10 s to a receiver, SQLite then BullMQ on Redis; Probot throttling off; sender and fake GitHub on worker threads)…');
     load = await benchLoad({ sandbox, redisUrl: redis.url });
   } finally {
     await redis.stop();

@@ -20,7 +20,7 @@ export interface QueueThroughputBench {
   file: QueuePhaseRates;
   /** Baseline: the same code on `:memory:`: what the disk and WAL cost. */
   memory: QueuePhaseRates;
-  /** The Redis queue (REDIS_URL) on a loopback redis-server (AOF on): one client, one round trip per call. */
+  /** The BullMQ queue (REDIS_URL) on a loopback redis-server (AOF on). */
   redis: QueuePhaseRates;
   /** The issue's burst: deliveries sent, distinct among them, jobs created, jobs found afterwards. */
   burst: { deliveries: number; distinct: number; created: number; stored: number };
@@ -109,7 +109,7 @@ export function queueThroughputRows(r: QueueThroughputBench): Array<[string, str
 export function queueRedisRows(r: QueueThroughputBench): Array<[string, string, string, string, string]> {
   const rate = (v: number) => `${Math.round(v).toLocaleString('en-US')} jobs/s`;
   return [
-    [`queue enqueue, ${r.jobs} jobs (Redis)`, rate(r.redis.enqueuePerSec), `${rate(r.file.enqueuePerSec)} SQLite file`, (r.redis.enqueuePerSec / r.file.enqueuePerSec).toFixed(2), ''],
-    [`queue claim+complete, ${r.jobs} jobs (Redis)`, rate(r.redis.claimCompletePerSec), `${rate(r.file.claimCompletePerSec)} SQLite file`, (r.redis.claimCompletePerSec / r.file.claimCompletePerSec).toFixed(2), ''],
+    [`queue enqueue, ${r.jobs} jobs (BullMQ on Redis)`, rate(r.redis.enqueuePerSec), `${rate(r.file.enqueuePerSec)} SQLite file`, (r.redis.enqueuePerSec / r.file.enqueuePerSec).toFixed(2), ''],
+    [`queue claim+complete, ${r.jobs} jobs (BullMQ on Redis)`, rate(r.redis.claimCompletePerSec), `${rate(r.file.claimCompletePerSec)} SQLite file`, (r.redis.claimCompletePerSec / r.file.claimCompletePerSec).toFixed(2), ''],
   ];
 }

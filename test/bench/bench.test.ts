@@ -157,10 +157,10 @@ describe('formatTable', () => {
     expect(table).toMatch(/Probot default throttling +p50 1\.00 s \/ p99 1\.01 s .* p99 < 1 s \(NOT met\)/);
     expect(table).toMatch(/delivery burst: 1000, 10% dup ids, 100 conns +900 jobs, 0 lost, 0 doubled +900 distinct deliveries +1\.000 += 1 \(met\)/);
     expect(table).toMatch(/burst wall time \/ rate +10\.00 s, 100 deliveries\/s/);
-    expect(table).toMatch(/queue enqueue, 5000 jobs \(Redis\) +2,000 jobs\/s +1,000 jobs\/s SQLite file +2\.00/);
-    expect(table).toMatch(/queue claim\+complete, 5000 jobs \(Redis\) +250 jobs\/s +500 jobs\/s SQLite file +0\.50/);
+    expect(table).toMatch(/queue enqueue, 5000 jobs \(BullMQ on Redis\) +2,000 jobs\/s +1,000 jobs\/s SQLite file +2\.00/);
+    expect(table).toMatch(/queue claim\+complete, 5000 jobs \(BullMQ on Redis\) +250 jobs\/s +500 jobs\/s SQLite file +0\.50/);
     expect(table).toMatch(/load: 200\/s × 10 s, receiver only, throttling off, SQLite ack +p50 4\.0 ms \/ p99 20\.0 ms \/ max 20\.0 ms +\(baseline\) +p99 < 100 ms \(met\)/);
-    expect(table).toMatch(/throttling off, Redis ack +p50 5\.0 ms \/ p99 30\.0 ms \/ max 30\.0 ms +SQLite: p50 4\.0 ms \/ p99 20\.0 ms +1\.25 \/ 1\.50 +p99 < 100 ms \(met\)/);
+    expect(table).toMatch(/throttling off, BullMQ on Redis ack +p50 5\.0 ms \/ p99 30\.0 ms \/ max 30\.0 ms +SQLite: p50 4\.0 ms \/ p99 20\.0 ms +1\.25 \/ 1\.50 +p99 < 100 ms \(met\)/);
     expect(table).toMatch(/Redis: jobs +1800 jobs, 0 lost, 0 doubled +1800 distinct deliveries +1\.000 += 1 \(met\)/);
     expect(table).toMatch(/Redis: answered +2000 × 200 +2000 sent at 200\.0\/s +all 200 \(met\)/);
     expect(table).toMatch(/Redis: served +200\.0 deliveries\/s \(last answer at 10\.00 s\) +200\/s offered +1\.00/);
