@@ -47,13 +47,15 @@ function snapshot(f: ServeFixture): Required<AtCrash> {
  * One real crash/restart cycle: a `greenfix serve` process SIGKILLed at `crashAt` mid-job, a
  * second one on the same workdir resuming it; then what users see is checked: one branch with one
  * commit of the verified tree, one PR, one status comment, one check run, and no create or push
- * done twice. Cleans up after itself (processes by pid, temp dir), pass or fail.
+ * done twice. Cleans up after itself (processes by pid, temp dir), pass or fail. `env` is given to
+ * both processes (REDIS_URL: the same cycle on the BullMQ queue); `resumeWithinMs` bounds the
+ * second process's run.
  */
-export async function crashAndResume(crashAt: string, atCrash: AtCrash): Promise<void> {
+export async function crashAndResume(crashAt: string, atCrash: AtCrash, env: Record<string, string> = {}, resumeWithinMs = 60_000): Promise<void> {
   const f = await startServeFixture({ files: BUGGY_REPO, script: CRASH_SCRIPT, config: 'verify: bash test.sh\n' });
   const processes: ServeProcess[] = [];
   try {
-    const first = f.spawn({ GREENFIX_CRASH_AT: crashAt, ...FAST_STOP });
+    const first = f.spawn({ ...env, GREENFIX_CRASH_AT: crashAt, ...FAST_STOP });
     processes.push(first);
     // The worker is woken before the webhook is answered, so an early crash point (the first
     // comment write) can kill the process before it replies: the job is recorded by then. 202 is
@@ -65,10 +67,10 @@ export async function crashAndResume(crashAt: string, atCrash: AtCrash): Promise
     expect(snapshot(f)).toMatchObject(atCrash);
     expect(jobOver(f.state)).toBe(false);
 
-    const second = f.spawn(FAST_STOP);
+    const second = f.spawn({ ...env, ...FAST_STOP });
     processes.push(second);
     await within(second.url, 30_000, 'second start');
-    await waitForFakeState(f.state, jobOver, 60_000, (s) => `${s.requests.slice(-8).join(', ')}\n${second.stdout().slice(-4000)}`);
+    await waitForFakeState(f.state, jobOver, resumeWithinMs, (s) => `${s.requests.slice(-8).join(', ')}\n${second.stdout().slice(-4000)}`);
     expect(logRecords(second.stdout())).toContainEqual(expect.objectContaining({ msg: 'resuming jobs this worker was running when it stopped', jobs: 1 }));
     second.child.kill('SIGTERM');
     expect(await within(second.exited, 20_000, 'graceful shutdown')).toEqual({ code: 0, signal: null });
