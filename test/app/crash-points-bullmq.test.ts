@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import { startRedisServer, type RedisServer } from '../queue/redis-server.js';
 import { crashAndResume } from './crash-cycle.js';
+import nock from 'nock';
 
 /**
  * The kill -9 cycle of crash-points.test.ts with REDIS_URL: the job lives in BullMQ, the restarted
@@ -26,3 +27,6 @@ describe('kill -9 at a crash point on the BullMQ queue, then a restart', () => {
   ] as const)('at %s: one branch, one commit of the verified tree, one PR, one comment, one check run', (crashAt, atCrash, db) =>
     crashAndResume(crashAt, atCrash, { REDIS_URL: `${redis.url}/${db}` }, 60_000 + BOTTLENECK_EXPIRY_MS), 210_000);
 });
+
+// fake-github.js (through crash-cycle/serve-fixture) loads nock, which patches node:http for this whole file.
+afterAll(() => nock.restore());

@@ -1,5 +1,6 @@
-import { describe, it } from '@jest/globals';
+import { afterAll, describe, it } from '@jest/globals';
 import { crashAndResume, type AtCrash } from './crash-cycle.js';
+import nock from 'nock';
 
 /**
  * kill -9 at the agent's and the publisher's crash points (the comment points are in
@@ -20,3 +21,6 @@ const CASES: Array<[string, AtCrash]> = [
 describe('kill -9 at a crash point, then a restart', () => {
   it.concurrent.each(CASES)('at %s: one branch, one commit of the verified tree, one PR, one comment, one check run', (crashAt, atCrash) => crashAndResume(crashAt, atCrash), 90_000);
 });
+
+// fake-github.js (through crash-cycle/serve-fixture) loads nock, which patches node:http for this whole file.
+afterAll(() => nock.restore());

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { BUGGY_REPO, cleanup, tempDir } from '../cli/helpers.js';
 import { startServeFixture, type ServeFixture } from './serve-fixture.js';
 import { killProcessesUnder, processesUnder, spawnServe, within, type ServeProcess } from './serve-process.js';
+import nock from 'nock';
 
 /** A script the processes never get to use: these tests are about starting and stopping. */
 const SCRIPT = { turns: [] };
@@ -66,3 +67,6 @@ describe('greenfix serve as a real process', () => {
     expect(p.stdout()).not.toContain('greenfix is running');
   }, 30_000);
 });
+
+// fake-github.js (through crash-cycle/serve-fixture) loads nock, which patches node:http for this whole file.
+afterAll(() => nock.restore());

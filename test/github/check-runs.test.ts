@@ -1,3 +1,4 @@
+import nock from 'nock';
 import { api, fixture, OWNER, REPO, setupNock, teardownNock } from './octokit-fixture.js';
 import type { CheckRunDraft } from '../../src/github/types.js';
 
@@ -17,6 +18,8 @@ const run = (id: number, externalId: string) => ({ id, name: 'greenfix/verify', 
 
 beforeEach(setupNock);
 afterEach(teardownNock);
+// nock patches node:http for the whole worker; later files in it must get it back.
+afterAll(() => nock.restore());
 
 describe('upsertCheckRun', () => {
   it('updates the run whose external_id is the job, not another job\'s run of the same name', async () => {

@@ -1,3 +1,4 @@
+import nock from 'nock';
 import { GitHubError } from '../../src/github/errors.js';
 import { api, fixture, OWNER, REPO, setupNock, teardownNock, testOctokit } from './octokit-fixture.js';
 
@@ -7,6 +8,8 @@ const marked = (id: number, text: string) => ({ id, body: `${MARKER}\n${text}` }
 
 beforeEach(setupNock);
 afterEach(teardownNock);
+// nock patches node:http for the whole worker; later files in it must get it back.
+afterAll(() => nock.restore());
 
 describe('upsertComment', () => {
   it('creates the comment when no comment carries the marker', async () => {

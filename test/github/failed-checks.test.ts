@@ -33,6 +33,8 @@ function checkRun(id: number, name: string, conclusion: string, slug: string) {
 
 beforeEach(setupNock);
 afterEach(teardownNock);
+// nock patches node:http for the whole worker; later files in it must get it back.
+afterAll(() => nock.restore());
 
 describe('failedChecks', () => {
   it('collects output, annotations and the failing part of an Actions job log (log behind a 302)', async () => {

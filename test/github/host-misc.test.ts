@@ -1,9 +1,12 @@
+import nock from 'nock';
 import { api, fixture, OWNER, REPO, setupNock, teardownNock } from './octokit-fixture.js';
 
 const PERM = (user: string) => `/repos/${OWNER}/${REPO}/collaborators/${user}/permission`;
 
 beforeEach(setupNock);
 afterEach(teardownNock);
+// nock patches node:http for the whole worker; later files in it must get it back.
+afterAll(() => nock.restore());
 
 describe('permission', () => {
   it.each([

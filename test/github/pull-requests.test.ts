@@ -1,3 +1,4 @@
+import nock from 'nock';
 import { api, fixture, OWNER, REPO, setupNock, teardownNock } from './octokit-fixture.js';
 
 const PULLS = `/repos/${OWNER}/${REPO}/pulls`;
@@ -20,6 +21,8 @@ function pr(number: number, over: Record<string, unknown> = {}) {
 
 beforeEach(setupNock);
 afterEach(teardownNock);
+// nock patches node:http for the whole worker; later files in it must get it back.
+afterAll(() => nock.restore());
 
 describe('upsertPullRequest', () => {
   it('creates the PR (draft as asked) when the branch has none, and says so', async () => {
