@@ -97,6 +97,7 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     workdir: config.workdir,
     concurrency: config.concurrency,
     jobRetentionMs: config.jobRetentionMs,
+    queueRetentionMs: config.queueRetentionMs,
     workerId: lock?.workerId ?? 'receiver',
     crashPoints: createCrashPoints(io.env),
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),

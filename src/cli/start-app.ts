@@ -7,7 +7,7 @@ import type { CrashPoints } from '../agent/crash-points.js';
 import { createGitHost } from '../github/octokit-host.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
-import { DEFAULT_JOB_RETENTION_DAYS } from '../config/env-config.js';
+import { DEFAULT_JOB_RETENTION_DAYS, DEFAULT_QUEUE_RETENTION_DAYS } from '../config/env-config.js';
 import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { JobEnv } from '../run/job-env.js';
@@ -16,6 +16,9 @@ import { sweepJobDirs } from '../run/job-retention.js';
 import { runJob } from '../run/run-job.js';
 import { startWorkerPool, type WorkerPool } from '../run/worker-pool.js';
 import type { JobRequest } from '../triggers/types.js';
+
+/** Finished jobs forgotten per retention sweep (hourly): far more than a busy hour finishes. */
+const PRUNE_BATCH = 5_000;
 
 export interface AppOptions {
   appId: number;
@@ -41,6 +44,8 @@ export interface AppOptions {
   Octokit?: typeof ProbotOctokit;
   /** How long finished jobs' directories are kept (GREENFIX_JOB_RETENTION_DAYS); default 7 days. */
   jobRetentionMs?: number;
+  /** How long the queue remembers finished jobs (GREENFIX_QUEUE_RETENTION_DAYS); default 30 days. */
+  queueRetentionMs?: number;
   /** Lease/heartbeat/poll timings; defaults suit production. */
   timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number; retentionSweepMs?: number };
 }
@@ -80,7 +85,14 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
       runJob: (claimed, signal) => runJob({ ...env, log: jobLogger(o.log, claimed.job) }, claimed, signal),
       log: o.log,
     });
-    retention = startJobRetention({ sweep: () => sweepJobDirs(retentionDeps(o)), intervalMs: t.retentionSweepMs, log: o.log });
+    const queueRetentionMs = o.queueRetentionMs ?? DEFAULT_QUEUE_RETENTION_DAYS * 86_400_000;
+    retention = startJobRetention({
+      sweep: () => sweepJobDirs(retentionDeps(o)),
+      // Oldest first, a bounded batch per sweep, so one sweep never holds the queue for long.
+      prune: () => o.queue.prune(Date.now() - queueRetentionMs, PRUNE_BATCH),
+      intervalMs: t.retentionSweepMs,
+      log: o.log,
+    });
   }
   let server: Server | null = null;
   let url: string | null = null;

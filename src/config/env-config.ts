@@ -37,6 +37,8 @@ export interface EnvConfig {
   shutdownGraceMs: number;
   /** How long a finished job's directory (journal, state) is kept before the sweep deletes it. */
   jobRetentionMs: number;
+  /** How long the queue remembers a finished job (and so its delivery id and dedupe key). */
+  queueRetentionMs: number;
 }
 
 export interface EnvDeps {
@@ -51,6 +53,8 @@ export const DEFAULT_WORKDIR_NAME = '.greenfix';
 export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 25;
 /** A week: long enough to read a failed job's journal after a weekend. */
 export const DEFAULT_JOB_RETENTION_DAYS = 7;
+/** A month: far beyond GitHub's redelivery window, so a redelivered webhook still finds its job. */
+export const DEFAULT_QUEUE_RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 /**
@@ -108,5 +112,6 @@ function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string)
     sandbox: v.GREENFIX_SANDBOX ?? 'on',
     shutdownGraceMs: (v.GREENFIX_SHUTDOWN_GRACE_SECONDS ?? DEFAULT_SHUTDOWN_GRACE_SECONDS) * 1000,
     jobRetentionMs: (v.GREENFIX_JOB_RETENTION_DAYS ?? DEFAULT_JOB_RETENTION_DAYS) * DAY_MS,
+    queueRetentionMs: (v.GREENFIX_QUEUE_RETENTION_DAYS ?? DEFAULT_QUEUE_RETENTION_DAYS) * DAY_MS,
   };
 }

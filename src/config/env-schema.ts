@@ -51,6 +51,7 @@ export const EnvSchema = z.object({
   GREENFIX_SANDBOX: opt(oneOf(['on', 'bwrap', 'off'] as const)),
   GREENFIX_SHUTDOWN_GRACE_SECONDS: opt(integer(0, 3600)),
   GREENFIX_JOB_RETENTION_DAYS: opt(integer(0, 3650)),
+  GREENFIX_QUEUE_RETENTION_DAYS: opt(integer(1, 3650)),
 });
 
 export type ParsedEnv = z.infer<typeof EnvSchema>;

@@ -57,7 +57,7 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
     },
   });
   const run = defineRecordScripts(redis, recordPrefix, dispatch.keyBase, now);
-  const reads = createRedisReads(redis, recordPrefix);
+  const reads = createRedisReads(redis, recordPrefix, now);
   const addToBullmq = async (id: string, request: JobRequest) => {
     await dispatch.add(id, request);
     await redis.zrem(`${recordPrefix}:pending`, id);
@@ -116,6 +116,7 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
       return lapsed.length;
     },
     noteOnce: reads.noteOnce,
+    prune: async (before, limit) => Number(await run('gfPrune', before, limit)),
     counts: reads.counts,
     async close() {
       await dispatch.close();

@@ -115,3 +115,25 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. ':due', '-inf', NOW)) do
 end
 return out
 `;
+
+/**
+ * prune: up to ARGV[5] finished jobs that finished before ARGV[4], oldest first, with their
+ * subject entry and dedupe key, and notes from before then. Returns how many jobs.
+ */
+export const PRUNE_LUA = `${RECORD_PRELUDE}
+local before, n = tonumber(ARGV[4]), 0
+redis.call('ZREMRANGEBYSCORE', P .. ':notes', '-inf', '(' .. before)
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. ':finished', '-inf', '(' .. before, 'LIMIT', 0, tonumber(ARGV[5]))) do
+  local state, key = get(id, 'state'), get(id, 'dedupe_key')
+  redis.call('ZREM', P .. ':finished', id)
+  if state == 'succeeded' or state == 'failed' or state == 'cancelled' then
+    if key and redis.call('HGET', P .. ':dedupe', key) == id then redis.call('HDEL', P .. ':dedupe', key) end
+    redis.call('ZREM', P .. ':subject:' .. get(id, 'subject'), id)
+    redis.call('ZREM', P .. ':due', id)
+    redis.call('HINCRBY', P .. ':counts', state, -1)
+    redis.call('DEL', jk(id))
+    n = n + 1
+  end
+end
+return n
+`;

@@ -10,8 +10,9 @@
  * Keys under the prefix: `job:<id>` (hash, JobRow column names), `running` (set), `gate:<repo>`
  * (id of the job holding the repository), `parked:<repo>` (set: jobs waiting for the gate), `due`
  * (zset id → when BullMQ should hand it out again: backoff and parked jobs), `pending` (zset id →
- * enqueued but not yet confirmed added to BullMQ), `subject:<s>` (zset id → seq), `dedupe` (hash),
- * `counts` (hash state → n), `notes` (set), `seq` (counter).
+ * enqueued but not yet confirmed added to BullMQ), `finished` (zset id → when it finished, for
+ * prune), `subject:<s>` (zset id → seq), `dedupe` (hash), `counts` (hash state → n), `notes` (zset
+ * key → when first noted), `seq` (counter).
  */
 export const RECORD_PRELUDE = `
 local P = ARGV[1]
@@ -42,6 +43,7 @@ local function move(id, from, to)
     redis.call('HDEL', jk(id), 'lease_token', 'lease_owner')
     freeRepo(id)
   end
+  if to ~= 'queued' and to ~= 'running' then redis.call('ZADD', P .. ':finished', NOW, id) end
 end
 
 -- A running job whose lease lapsed (BullMQ's lock is gone, or its worker is known to be gone):

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { HEARTBEAT_LUA, COMPLETE_LUA, FAIL_LUA, MARK_CANCELLED_LUA, RELEASE_LUA } from './bullmq-lease-lua.js';
-import { ABANDON_LUA, ADMIT_LUA, CANCEL_LUA, DUE_LUA, ENQUEUE_LUA, STRANDED_LUA, SWEEP_LUA } from './bullmq-record-lua.js';
+import { ABANDON_LUA, ADMIT_LUA, CANCEL_LUA, DUE_LUA, ENQUEUE_LUA, PRUNE_LUA, STRANDED_LUA, SWEEP_LUA } from './bullmq-record-lua.js';
 
 const SCRIPTS = {
   gfEnqueue: ENQUEUE_LUA,
@@ -10,6 +10,7 @@ const SCRIPTS = {
   gfAbandon: ABANDON_LUA,
   gfDue: DUE_LUA,
   gfStranded: STRANDED_LUA,
+  gfPrune: PRUNE_LUA,
   gfHeartbeat: HEARTBEAT_LUA,
   gfComplete: COMPLETE_LUA,
   gfFail: FAIL_LUA,

@@ -9,8 +9,8 @@ export interface RedisReads {
   noteOnce(key: string): Promise<boolean>;
 }
 
-/** Reads need no script: one key each, or one pipeline. The notes are a set that outlives jobs. */
-export function createRedisReads(redis: Redis, prefix: string): RedisReads {
+/** Reads need no script: one key each, or one pipeline. The notes (zset key → first noted) outlive jobs. */
+export function createRedisReads(redis: Redis, prefix: string, now: () => number): RedisReads {
   const jobKey = (id: string) => `${prefix}:job:${id}`;
   const flat = (h: Record<string, string>) => Object.entries(h).flat();
   return {
@@ -34,6 +34,6 @@ export function createRedisReads(redis: Redis, prefix: string): RedisReads {
       for (const state of Object.keys(counts) as JobState[]) counts[state] = Number(stored[state] ?? 0);
       return counts;
     },
-    noteOnce: async (key) => (await redis.sadd(`${prefix}:notes`, key)) === 1,
+    noteOnce: async (key) => (await redis.zadd(`${prefix}:notes`, 'NX', now(), key)) === 1,
   };
 }

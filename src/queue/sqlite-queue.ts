@@ -8,6 +8,7 @@ import { createLeaseOps } from './sqlite-lease.js';
 import { createReadOps } from './sqlite-read.js';
 import { createCancelSubject } from './sqlite-cancel.js';
 import { createAbandon } from './sqlite-abandon.js';
+import { createPrune } from './sqlite-prune.js';
 import type { JobQueue } from './types.js';
 
 export interface SqliteQueueOptions {
@@ -20,7 +21,7 @@ export interface SqliteQueueOptions {
 
 /**
  * The embedded JobQueue: one SQLite file shared by every process that opens it. Calls are
- * synchronous underneath (better-sqlite3) and short; the interface is async for the Redis queue's sake.
+ * synchronous underneath (better-sqlite3) and short; the interface is async for the BullMQ queue's sake.
  * Throws QueueOpenError when the file cannot be used.
  */
 export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
@@ -33,6 +34,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
   const cancelSubject = createCancelSubject(ctx);
   const cancel = db.transaction(cancelSubject);
   const abandon = createAbandon(ctx);
+  const prune = createPrune(ctx);
   // async so a thrown error (LeaseLostError, CorruptJobError) arrives as a rejection, like the Redis queue's.
   return {
     enqueue: (request, enqueueOptions) => enqueue([request, enqueueOptions] as const),
@@ -47,6 +49,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
     listBySubject: async (subject) => read.listBySubject(subject),
     noteOnce: async (key) => read.noteOnce(key),
     abandon: async (workerId) => abandon(workerId),
+    prune: async (before, limit) => prune(before, limit),
     counts: async () => read.counts(),
     close: async () => {
       if (db.open) db.close();

@@ -5,7 +5,7 @@ import type { JobRequest } from '../triggers/types.js';
  * default) and BullMQ on Redis (scale-out). One contract test suite runs against both.
  *
  * Promises:
- * - the same delivery id (or dedupe key) never makes a second job;
+ * - the same delivery id (or dedupe key) never makes a second job while the first is kept (`prune`);
  * - one active job per subject (issue/PR): a new job for a subject cancels the older one;
  * - a claimed job is leased; a lease not renewed in time expires and the job is claimed again;
  * - at most `maxRunning` jobs run at once over all workers, and one at a time per repository;
@@ -109,6 +109,13 @@ export interface JobQueue {
   abandon(workerId: string): Promise<number>;
   /** true the first time a key is seen: "answer a refusal once". */
   noteOnce(key: string): Promise<boolean>;
+  /**
+   * Forgets up to `limit` finished jobs (succeeded, failed, cancelled) last updated before
+   * `before` (epoch ms), with their dedupe keys, and notes older than that; returns how many jobs.
+   * A redelivery of a forgotten delivery makes a new job, so keep `before` far behind GitHub's
+   * redelivery window (greenfix keeps 30 days by default).
+   */
+  prune(before: number, limit: number): Promise<number>;
   counts(): Promise<Record<JobState, number>>;
   close(): Promise<void>;
 }

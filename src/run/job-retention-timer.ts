@@ -5,6 +5,8 @@ export const DEFAULT_RETENTION_SWEEP_MS = 3_600_000;
 
 export interface RetentionTimerDeps {
   sweep(): Promise<SweepResult>;
+  /** Forgets old finished jobs in the queue (JobQueue.prune); returns how many. */
+  prune?(): Promise<number>;
   /** Between sweeps; the first one runs at start. */
   intervalMs: number;
   log: Pick<JobLog, 'info' | 'warn'>;
@@ -51,6 +53,15 @@ async function sweepAndLog(deps: RetentionTimerDeps): Promise<void> {
     }
     if (r.failed.length > 0) deps.log.warn({ failed: r.failed }, 'job retention: some job directories could not be swept; trying again at the next sweep');
   } catch (error) {
-    deps.log.warn({ err: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }, 'job retention sweep failed; trying again at the next sweep');
+    deps.log.warn({ err: describe(error) }, 'job retention sweep failed; trying again at the next sweep');
+  }
+  if (!deps.prune) return;
+  try {
+    const forgotten = await deps.prune();
+    if (forgotten > 0) deps.log.info({ jobs: forgotten }, 'queue retention: forgot finished jobs past the retention period');
+  } catch (error) {
+    deps.log.warn({ err: describe(error) }, 'queue retention failed; trying again at the next sweep');
   }
 }
+
+const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -53,6 +53,8 @@ export interface HarnessOptions {
   Octokit?: typeof ProbotOctokit;
   /** GREENFIX_JOB_RETENTION_DAYS in ms; default startApp's (7 days). */
   jobRetentionMs?: number;
+  /** GREENFIX_QUEUE_RETENTION_DAYS in ms; default startApp's (30 days). */
+  queueRetentionMs?: number;
 }
 
 /**
@@ -110,6 +112,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     workdir: join(dir, 'work'),
     concurrency: 2,
     ...(options.jobRetentionMs === undefined ? {} : { jobRetentionMs: options.jobRetentionMs }),
+    ...(options.queueRetentionMs === undefined ? {} : { queueRetentionMs: options.queueRetentionMs }),
     workerId: 'test-worker',
     crashPoints: createCrashPoints({}),
     Octokit: options.Octokit ?? UNTHROTTLED_OCTOKIT,

@@ -6,6 +6,7 @@ import type { ScriptTurn } from '../../src/model/scripted-script.js';
 import { BUGGY_REPO } from '../cli/helpers.js';
 import { startHarness, turn, type Harness } from './harness.js';
 import { labeled } from './issue-payloads.js';
+import { subjectKey } from '../../src/triggers/types.js';
 
 const used = (t: ScriptTurn, prompt: number, completion: number): ScriptTurn => ({ ...t, usage: { prompt, completion } });
 const SCRIPT = [
@@ -50,5 +51,16 @@ describe('a finished job', () => {
 
     await h.app.retention!.sweepNow();
     expect(jobDirs()).toEqual([]);
+  });
+
+  it('with GREENFIX_QUEUE_RETENTION_DAYS at 0, the next sweep forgets the finished job in the queue', async () => {
+    h = await startHarness({ files: BUGGY_REPO, script: SCRIPT, state: { config: 'verify: bash test.sh\n' }, queueRetentionMs: 0 });
+    await h.send('issues', labeled(h)); // issue #7
+    await h.settle();
+    const [job] = await h.queue.listBySubject(subjectKey({ id: h.repository['id'] as number }, 7));
+    expect(job?.state).toBe('succeeded');
+    await h.app.retention!.sweepNow();
+    expect(await h.queue.get(job!.id)).toBeNull();
+    expect(await h.queue.counts()).toEqual({ queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 });
   });
 });

@@ -38,6 +38,7 @@ describe('loadEnvConfig', () => {
       sandbox: 'on',
       shutdownGraceMs: 25_000,
       jobRetentionMs: 7 * 86_400_000,
+      queueRetentionMs: 30 * 86_400_000,
     });
   });
 
@@ -63,6 +64,7 @@ describe('loadEnvConfig', () => {
         GREENFIX_SANDBOX: 'off',
         GREENFIX_SHUTDOWN_GRACE_SECONDS: '1',
         GREENFIX_JOB_RETENTION_DAYS: '0',
+        GREENFIX_QUEUE_RETENTION_DAYS: '90',
       },
       { cwd: '/srv/greenfix' },
     );
@@ -89,6 +91,7 @@ describe('loadEnvConfig', () => {
       sandbox: 'off',
       shutdownGraceMs: 1000,
       jobRetentionMs: 0,
+      queueRetentionMs: 90 * 86_400_000,
     });
   });
 
@@ -154,6 +157,7 @@ describe('loadEnvConfig', () => {
     ['GREENFIX_SHUTDOWN_GRACE_SECONDS', '2.5', 'GREENFIX_SHUTDOWN_GRACE_SECONDS: must be a whole number from 0 to 3600'],
     ['GREENFIX_JOB_RETENTION_DAYS', '-1', 'GREENFIX_JOB_RETENTION_DAYS: must be a whole number from 0 to 3650'],
     ['GREENFIX_JOB_RETENTION_DAYS', '7d', 'GREENFIX_JOB_RETENTION_DAYS: must be a whole number from 0 to 3650'],
+    ['GREENFIX_QUEUE_RETENTION_DAYS', '0', 'GREENFIX_QUEUE_RETENTION_DAYS: must be a whole number from 1 to 3650'],
   ])('%s=%j → one problem', (name, value, message) => {
     const problems = problemsOf({ ...APP, [name]: value });
     expect(problems).toHaveLength(1);

@@ -197,6 +197,33 @@ export function describeJobQueueContract(name: string, setup: () => Promise<Cont
       expect(await q.noteOnce('refusal:1#3:fork')).toBe(true);
     });
 
+    it('prune forgets finished jobs older than the cutoff, with their dedupe keys and notes, and keeps the rest', async () => {
+      const done = await q.enqueue(jobRequest(1, 1), { deliveryId: 'a', dedupeKey: 'sha+checks' });
+      const failed = await q.enqueue(jobRequest(2, 1), { deliveryId: 'b' });
+      const waiting = await q.enqueue(jobRequest(3, 1), { deliveryId: 'c' });
+      await q.complete((await q.claim(LEASE))!.lease, { pr: 1 });
+      await q.fail((await q.claim(LEASE))!.lease, { message: 'no', retryable: false });
+      await q.noteOnce('refusal:old');
+      await f.clock.advance(HOUR);
+      const cutoff = waiting.job.createdAt + HOUR / 2;
+      const recent = await q.enqueue(jobRequest(4, 1), { deliveryId: 'd' });
+      await q.claim(LEASE); // c (repo 3) is running now, so it is not finished
+      const recentDone = (await q.claim(LEASE))!;
+      await q.complete(recentDone.lease, null);
+      expect(await q.prune(cutoff, 1)).toBe(1);
+      expect(await q.prune(cutoff, 100)).toBe(1);
+      expect(await q.prune(cutoff, 100)).toBe(0);
+      expect(await q.get(done.job.id)).toBeNull();
+      expect(await q.get(failed.job.id)).toBeNull();
+      expect(await q.listBySubject(done.job.subject)).toEqual([]);
+      expect((await q.get(waiting.job.id))?.state).toBe('running');
+      expect((await q.get(recent.job.id))?.state).toBe('succeeded');
+      expect(await q.counts()).toEqual({ queued: 0, running: 1, succeeded: 1, failed: 0, cancelled: 0 });
+      expect(await q.noteOnce('refusal:old')).toBe(true);
+      const again = await q.enqueue(jobRequest(1, 1), { deliveryId: 'e', dedupeKey: 'sha+checks' });
+      expect(again.created).toBe(true);
+    });
+
     it('counts every state, zeros included', async () => {
       expect(await q.counts()).toEqual({ queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 });
       for (let i = 1; i <= 4; i++) await q.enqueue(jobRequest(i, 1), { deliveryId: `d${i}` });

@@ -62,6 +62,31 @@ describe('startJobRetention', () => {
     expect(logs.entries[1]).toMatchObject({ level: 'warn', obj: { failed: [{ id: 'x', error: 'EACCES' }] } });
   });
 
+  it('prunes the queue after each directory sweep, logs what it forgot, and a failing prune is a warning', async () => {
+    const logs = memoryLog();
+    const answers: Array<number | Error> = [2, new Error('Redis down'), 0];
+    const order: string[] = [];
+    timer = startJobRetention({
+      sweep: async () => (order.push('dirs'), EMPTY),
+      prune: async () => {
+        order.push('prune');
+        const answer = answers.shift()!;
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+      intervalMs: 3_600_000,
+      log: logs.log,
+    });
+    await timer.sweepNow();
+    await timer.sweepNow();
+    await timer.sweepNow();
+    expect(order).toEqual(['dirs', 'prune', 'dirs', 'prune', 'dirs', 'prune']);
+    expect(logs.entries).toEqual([
+      expect.objectContaining({ level: 'info', obj: { jobs: 2 } }),
+      expect.objectContaining({ level: 'warn', obj: { err: 'Error: Redis down' } }),
+    ]);
+  });
+
   it('stop waits for the sweep in flight and no sweep starts afterwards', async () => {
     const s = controlledSweep();
     timer = startJobRetention({ sweep: s.sweep, intervalMs: 1, log: memoryLog().log });
