@@ -3,7 +3,6 @@ import type { Dispatch } from './bullmq-dispatch.js';
 import type { RunRecord } from './bullmq-record.js';
 import type { JobRequest } from '../triggers/types.js';
 import { CorruptJobError } from './errors.js';
-import { jobRequestSchema } from './job-request-schema.js';
 import { hashToJob } from './redis-row.js';
 import type { Claimed, ClaimOptions } from './types.js';
 
@@ -26,12 +25,8 @@ const STRANDED_AFTER_MS = 10_000;
  * BullMQ's delayed set; one the record says must not run is finished in BullMQ as the record says.
  */
 export async function claimNext({ run, dispatch, addToBullmq }: ClaimDeps, options: ClaimOptions): Promise<Claimed | null> {
-  for (const [id, request] of (await run('gfStranded', STRANDED_AFTER_MS)) as [string, string][]) {
-    const parsed = jobRequestSchema.safeParse(parseOrNull(request));
-    // A damaged record cannot be added; `get` names it (CorruptJobError) when someone looks.
-    if (parsed.success) await addToBullmq(id, parsed.data);
-  }
-  for (const [id] of (await run('gfSweep')) as [string, string][]) await dispatch.handBack(id, '0');
+  for (const hash of (await run('gfStranded', STRANDED_AFTER_MS)) as unknown[]) await addStranded(hash, addToBullmq);
+  for (const id of (await run('gfSweep')) as string[]) await dispatch.handBack(id, '0');
   for (const id of (await run('gfDue')) as string[]) await dispatch.promote(id);
   for (;;) {
     const token = randomUUID();
@@ -63,10 +58,12 @@ async function admitted(run: RunRecord, dispatch: Dispatch, id: string, token: s
   }
 }
 
-function parseOrNull(text: string): unknown {
+/** A damaged record cannot be added; `get` names it (CorruptJobError) when someone looks. */
+async function addStranded(hash: unknown, addToBullmq: ClaimDeps['addToBullmq']): Promise<void> {
   try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
+    const job = hashToJob(hash);
+    await addToBullmq(job.id, job.request);
+  } catch (error) {
+    if (!(error instanceof CorruptJobError)) throw error;
   }
 }

@@ -111,8 +111,8 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
     get: reads.get,
     listBySubject: reads.listBySubject,
     async abandon(workerId) {
-      const lapsed = (await run('gfAbandon', workerId)) as [string, string][];
-      for (const [id] of lapsed) await dispatch.handBack(id, '0');
+      const lapsed = (await run('gfAbandon', workerId)) as string[];
+      for (const id of lapsed) await dispatch.handBack(id, '0');
       return lapsed.length;
     },
     noteOnce: reads.noteOnce,

@@ -77,14 +77,13 @@ return { 'run', dump(id) }
 
 /**
  * sweep: running jobs whose BullMQ lock is gone lapse (the caller hands them back to BullMQ's wait
- * list). abandon: the same for every running job of owner ARGV[4], lock or not. Both return
- * { { id, token }... }.
+ * list). abandon: the same for every running job of owner ARGV[4], lock or not. Both return the ids.
  */
 const LAPSE_WHERE = (condition: string) => `${RECORD_PRELUDE}
 local out = {}
 for _, id in ipairs(redis.call('SMEMBERS', P .. ':running')) do
   if ${condition} then
-    table.insert(out, { id, get(id, 'lease_token') })
+    table.insert(out, id)
     lapse(id)
   end
 end
@@ -95,12 +94,12 @@ export const ABANDON_LUA = LAPSE_WHERE("get(id, 'lease_owner') == ARGV[4]");
 
 /**
  * stranded: jobs enqueued at least ARGV[4] ms ago whose BullMQ add was never confirmed (the
- * receiver died in between). Returns { { id, request }... } for the caller to add again.
+ * receiver died in between). Returns their hashes for the caller to add again.
  */
 export const STRANDED_LUA = `${RECORD_PRELUDE}
 local out = {}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. ':pending', '-inf', NOW - tonumber(ARGV[4]))) do
-  if get(id, 'state') == 'queued' then table.insert(out, { id, get(id, 'request') })
+  if get(id, 'state') == 'queued' then table.insert(out, dump(id))
   else redis.call('ZREM', P .. ':pending', id) end
 end
 return out

@@ -1,5 +1,6 @@
 import type { JobLog } from './job-env.js';
 import type { SweepResult } from './job-retention.js';
+import { errorText } from '../util/error-text.js';
 
 export const DEFAULT_RETENTION_SWEEP_MS = 3_600_000;
 
@@ -53,15 +54,13 @@ async function sweepAndLog(deps: RetentionTimerDeps): Promise<void> {
     }
     if (r.failed.length > 0) deps.log.warn({ failed: r.failed }, 'job retention: some job directories could not be swept; trying again at the next sweep');
   } catch (error) {
-    deps.log.warn({ err: describe(error) }, 'job retention sweep failed; trying again at the next sweep');
+    deps.log.warn({ err: errorText(error) }, 'job retention sweep failed; trying again at the next sweep');
   }
   if (!deps.prune) return;
   try {
     const forgotten = await deps.prune();
     if (forgotten > 0) deps.log.info({ jobs: forgotten }, 'queue retention: forgot finished jobs past the retention period');
   } catch (error) {
-    deps.log.warn({ err: describe(error) }, 'queue retention failed; trying again at the next sweep');
+    deps.log.warn({ err: errorText(error) }, 'queue retention failed; trying again at the next sweep');
   }
 }
-
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));

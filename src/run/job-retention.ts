@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { JobState } from '../queue/types.js';
 import { dirUsage, nodeRetentionFs, type RetentionFs } from './dir-usage.js';
 import { jobsDir } from './job-files.js';
+import { errorText } from '../util/error-text.js';
 
 export interface RetentionDeps {
   /** GREENFIX_WORKDIR; the sweep looks at `<workdir>/jobs/*` only. */
@@ -88,8 +89,4 @@ async function entryKind(fs: RetentionFs, path: string): Promise<'dir' | 'other'
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw error;
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

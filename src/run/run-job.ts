@@ -15,6 +15,7 @@ import { JobReporter } from './job-reporter.js';
 import { planTarget, type JobTarget } from './job-target.js';
 import { fixOnWorkspace } from './job-fix.js';
 import type { JobRunResult, WorkerAbortReason } from './worker-pool.js';
+import { errorText } from '../util/error-text.js';
 
 /**
  * One job, start to end (DESIGN §1): report → plan → workspace → agent → gate → publish →
@@ -106,8 +107,4 @@ async function cleanUp(env: JobEnv, job: Job, files: JobFiles): Promise<void> {
   await removeJobFiles(files, mirrorDir(env.workdir, job.request.repo.id)).catch((error: unknown) =>
     env.log.warn({ jobId: job.id, err: errorText(error) }, 'could not remove the job worktree'),
   );
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
