@@ -75,7 +75,13 @@ export async function crashAndResume(crashAt: string, atCrash: AtCrash, env: Rec
     second.child.kill('SIGTERM');
     expect(await within(second.exited, 20_000, 'graceful shutdown')).toEqual({ code: 0, signal: null });
     expect(processesUnder(f.dir)).toEqual([]);
-    expectOneOfEach(f);
+    try {
+      expectOneOfEach(f);
+    } catch (error) {
+      // What the job said and did, for a failure that only shows on a loaded machine.
+      const status = statusComments(f.state).at(-1)?.body ?? '(no status comment)';
+      throw Object.assign(error as Error, { message: `${(error as Error).message}\n\nstatus comment:\n${status}\n\nsecond process:\n${second.stdout().slice(-6000)}` });
+    }
   } finally {
     for (const p of processes) {
       p.kill();

@@ -25,15 +25,18 @@ const SCRIPT = {
 };
 
 /**
- * Resolves with `check()`'s value once it is not null: checked now and whenever a file under `dir`
- * that `relevant` accepts changes (no polling).
+ * Resolves with `check()`'s value once it is not null: checked now, whenever a file under `dir`
+ * that `relevant` accepts changes, and every 250 ms, because a recursive watch can miss the first
+ * file written in a directory created a moment earlier (Linux adds the inner watch afterwards).
  */
 function whenUnder<T>(dir: string, relevant: (file: string) => boolean, check: () => T | null, timeoutMs: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const watcher = watch(dir, { recursive: true });
     const timer = setTimeout(() => finish(new Error(`not within ${timeoutMs} ms`)), timeoutMs);
+    const poll = setInterval(() => test(), 250);
     const finish = (error: Error | null, value?: T) => {
       clearTimeout(timer);
+      clearInterval(poll);
       watcher.close();
       if (error) reject(error);
       else resolve(value as T);
