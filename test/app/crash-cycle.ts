@@ -10,11 +10,14 @@ import { killProcessesUnder, logRecords, processesUnder, within, type ServeProce
  * unrun (answered "not started" / "outcome unknown" on resume), and the scripted model replays by
  * turn number, so the second edit is the one that applies. When the first edit did run, the second
  * finds nothing to replace and fails harmlessly. Either way the tree that is tested is the same.
+ * The tests are run twice for the same reason: a crash while they run (a status-comment write
+ * lands there on a slow machine) leaves their outcome unknown, and `finish` needs a verified tree.
  */
 export const CRASH_SCRIPT = {
   turns: [
     { tool_calls: [{ name: 'edit_file', arguments: { path: 'lib.sh', old: '$1 - $2', new: '$1 + $2' } }] },
     { tool_calls: [{ name: 'edit_file', arguments: { path: 'lib.sh', old: '$1 - $2', new: '$1 + $2' } }] },
+    { tool_calls: [{ name: 'run_tests', arguments: {} }] },
     { tool_calls: [{ name: 'run_tests', arguments: {} }] },
     { tool_calls: [{ name: 'finish', arguments: { summary: 'add() subtracted; it adds now.' } }] },
   ],
