@@ -2,6 +2,7 @@ import { Probot, Server, type ProbotOctokit } from 'probot';
 import type { Logger } from 'pino';
 import { greenfixApp } from '../app/greenfix-app.js';
 import { jobLogger } from '../app/logger-context.js';
+import { DEFAULT_WEBHOOK_MAX_BYTES, limitWebhookBodies } from '../app/webhook-body-limit.js';
 import { createMetrics, type Metrics } from '../app/metrics.js';
 import type { CrashPoints } from '../agent/crash-points.js';
 import { createGitHost } from '../github/octokit-host.js';
@@ -46,6 +47,8 @@ export interface AppOptions {
   jobRetentionMs?: number;
   /** How long the queue remembers finished jobs (GREENFIX_QUEUE_RETENTION_DAYS); default 30 days. */
   queueRetentionMs?: number;
+  /** Largest webhook body accepted (GREENFIX_WEBHOOK_MAX_BYTES); default 5 MiB. Larger: 413, unread. */
+  webhookMaxBytes?: number;
   /** Lease/heartbeat/poll timings; defaults suit production. */
   timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number; retentionSweepMs?: number };
 }
@@ -101,6 +104,12 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     const workers = pool;
     await server.load(greenfixApp({ queue: o.queue, metrics, wake: () => workers?.wake() }));
     const http = await server.start();
+    // In front of Probot's own request listener, before any request is read (no I/O has run
+    // since `listen` called back: only promise continuations).
+    limitWebhookBodies(http, {
+      maxBytes: o.webhookMaxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES,
+      onRefused: (info) => o.log.warn({ ...info, maxBytes: o.webhookMaxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES }, 'webhook body over the limit: answered 413 without reading it'),
+    });
     const address = http.address();
     url = address && typeof address === 'object' ? `http://${o.host}:${address.port}` : null;
   }
