@@ -5,12 +5,15 @@ import { handleWebhook } from './handle-webhook.js';
 import { deliveryLogger } from './logger-context.js';
 import { createHttpRoutes } from './http-routes.js';
 import type { Metrics } from './metrics.js';
+import { createRefusalLimiter, type RefusalLimiter } from './refusal-limiter.js';
 
 export interface AppDeps {
   queue: JobQueue;
   metrics: Metrics;
   /** Tells this process's workers that a job is waiting (no-op for a receiver-only process). */
   wake: () => void;
+  /** Refusal comments per repository; default 10 an hour, in this process's memory. */
+  refusals?: RefusalLimiter;
 }
 
 /** The events greenfix listens to (app.yml subscribes to the same). */
@@ -33,13 +36,14 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
     addHandler(createHttpRoutes({ metrics: deps.metrics, check: () => deps.queue.counts(), onUnhealthy: (err) => app.log.error({ err }, 'health check failed') }));
     deps.metrics.setJobCounts(() => deps.queue.counts());
     const identity = memoize(() => appIdentity(app));
+    const refusals = deps.refusals ?? createRefusalLimiter();
     app.on([...EVENTS], async (context) => {
       const started = performance.now();
       const log = deliveryLogger(context.log, context.id, context.payload.repository?.full_name).child({ event: context.name });
       try {
         const { result, detail } = await handleWebhook(
           { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(context.octokit, context.repo()), readConfig: () => readConfig(context) },
-          { queue: deps.queue, identity, wake: deps.wake, log },
+          { queue: deps.queue, identity, wake: deps.wake, refusals, log },
         );
         log.info({ result, detail }, `webhook ${result}`);
         deps.metrics.webhook(context.name, result, (performance.now() - started) / 1000);

@@ -5,6 +5,7 @@ import type { Sleep } from './create-once.js';
 import { failedChecks, failingCheckNames } from './failed-checks.js';
 import { gitToken } from './git-token.js';
 import type { HostDeps } from './host-deps.js';
+import { issueClosure } from './issues.js';
 import { permission } from './permissions.js';
 import { getPullRequest, upsertPullRequest } from './pull-requests.js';
 import { react } from './reactions.js';
@@ -48,6 +49,7 @@ export function createGitHost(
     upsertCheckRun: (draft) => upsertCheckRun(deps, draft),
     failedChecks: (headSha, names) => failedChecks(deps, headSha, names),
     failingCheckNames: (ref) => failingCheckNames(deps, ref),
+    issueClosure: (issueNumber) => issueClosure(deps, issueNumber),
     gitToken: () => gitToken(deps),
   };
 }

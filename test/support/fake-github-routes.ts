@@ -32,6 +32,11 @@ const routes: Route[] = [
     const comment = s.comments.find((c) => c.id === Number(p.id));
     return react(s, comment?.issue ?? 0, Number(p.id), b.content);
   }],
+  ['GET', new RegExp(`^${R}/issues/(?<n>\\d+)$`), (s, p) => {
+    const closed = s.closedIssues[Number(p.n)];
+    const user = (login: string) => ({ login, id: 1, type: 'User' });
+    return json(200, { number: Number(p.n), state: closed ? 'closed' : 'open', user: user(closed?.author ?? 'octocat'), closed_by: closed ? user(closed.closedBy) : null });
+  }],
   ['GET', new RegExp(`^${R}/issues/(?<n>\\d+)/comments$`), (s, p) => json(200, s.comments.filter((c) => c.issue === Number(p.n)).map((c) => commentJson(s, c)))],
   ['POST', new RegExp(`^${R}/issues/(?<n>\\d+)/comments$`), (s, p, b) => {
     const comment = { id: s.nextId++, issue: Number(p.n), body: String(b.body), user: `${s.appSlug}[bot]` };

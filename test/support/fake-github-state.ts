@@ -78,6 +78,8 @@ export interface FakeGitHubState {
   config: string | null;
   /** Job logs by Actions job id. */
   jobLogs: Record<number, string>;
+  /** Issues a test closed (who opened and who closed them); every other issue is open. */
+  closedIssues: Record<number, { author: string; closedBy: string }>;
   failures: InjectedFailure[];
   /** Every request seen: `METHOD /path`. */
   requests: string[];
@@ -106,6 +108,7 @@ export function newFakeGitHubState(overrides: Partial<FakeGitHubState> = {}): Fa
     roles: {},
     config: null,
     jobLogs: {},
+    closedIssues: {},
     failures: [],
     requests: [],
     nextId: 1000,
