@@ -5,7 +5,9 @@ import { jobLogger } from '../app/logger-context.js';
 import { DEFAULT_WEBHOOK_MAX_BYTES, limitWebhookBodies } from '../app/webhook-body-limit.js';
 import { createMetrics, type Metrics } from '../app/metrics.js';
 import type { CrashPoints } from '../agent/crash-points.js';
+import { CONFIG_TOKEN_SCOPE, gitTokenScope, mintInstallationToken, renewingToken, restTokenScope, type TokenScope } from '../github/installation-token.js';
 import { createGitHost } from '../github/octokit-host.js';
+import { scopedOctokit } from '../github/scoped-octokit.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
 import { DEFAULT_JOB_RETENTION_DAYS, DEFAULT_QUEUE_RETENTION_DAYS } from '../config/env-config.js';
@@ -142,9 +144,17 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     sandbox: o.sandbox,
     fileOwner: o.fileOwner,
     model: o.model,
-    hostFor: async (request) => createGitHost(await octokitFor(request), { owner: request.repo.owner, repo: request.repo.name }),
+    // A job's tokens name its one repository: REST calls get the app's permissions there, git
+    // gets contents only. Both live in memory for the job and are renewed before they expire.
+    hostFor: async (request) => {
+      const installation = await octokitFor(request);
+      const renewing = (scope: TokenScope) => renewingToken({ mint: () => mintInstallationToken(installation, scope), now: Date.now });
+      const rest = scopedOctokit(installation, renewing(restTokenScope(request.repo.id)));
+      return createGitHost(rest, { owner: request.repo.owner, repo: request.repo.name }, { gitToken: renewing(gitTokenScope(request.repo.id)) });
+    },
     readConfig: async (request) => {
-      const octokit = await octokitFor(request);
+      const installation = await octokitFor(request);
+      const octokit = scopedOctokit(installation, renewingToken({ mint: () => mintInstallationToken(installation, CONFIG_TOKEN_SCOPE), now: Date.now }));
       const { files, config } = await octokit.config.get({ owner: request.repo.owner, repo: request.repo.name, path: '.github/greenfix.yml' });
       return files.every((file) => file.config === null) ? null : config;
     },

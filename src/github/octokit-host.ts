@@ -16,6 +16,11 @@ export interface GitHostOptions {
   createAttempts?: number;
   /** Injected so tests record waits instead of waiting (default: a real timer). */
   sleep?: Sleep;
+  /**
+   * The token for git (a renewing, repository- and contents-scoped one: `renewingToken` with
+   * `gitTokenScope`). Default: the client's own installation token.
+   */
+  gitToken?: () => Promise<string>;
 }
 
 const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,6 +55,6 @@ export function createGitHost(
     failedChecks: (headSha, names) => failedChecks(deps, headSha, names),
     failingCheckNames: (ref) => failingCheckNames(deps, ref),
     issueClosure: (issueNumber) => issueClosure(deps, issueNumber),
-    gitToken: () => gitToken(deps),
+    gitToken: options.gitToken ?? (() => gitToken(deps)),
   };
 }
