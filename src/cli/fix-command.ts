@@ -7,18 +7,18 @@ import { createSandbox } from '../sandbox/create-sandbox.js';
 import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
-import { localPublisher } from '../run/local-publisher.js';
-import { loadRunState } from '../run/run-state.js';
-import { runFix } from '../run/run-fix.js';
+import { localPublisher } from '../fix/local-publisher.js';
+import { loadRunState } from '../fix/run-state.js';
+import { runFix } from '../fix/run-fix.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import { ExitCode, UsageError } from './exit-codes.js';
-import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from '../run/defaults.js';
+import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from '../fix/defaults.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
 import { reportFix } from './fix-report.js';
 import type { CliIo } from './io.js';
 import { locateRun, openRunWorkspace } from './local-run.js';
-import { readAgentsMd } from '../run/agents-md.js';
+import { readAgentsMd } from '../fix/agents-md.js';
 import { formatEvent } from './progress.js';
 
 /** `greenfix fix`: parse, run, and turn every failure into a clear message and an exit code. */

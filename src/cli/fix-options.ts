@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { UsageError } from './exit-codes.js';
-import { FIX_CONTEXT } from '../run/defaults.js';
+import { FIX_CONTEXT } from '../fix/defaults.js';
 
 export const FIX_USAGE = `Usage: greenfix fix --repo DIR --task TEXT [options]
 

@@ -6,7 +6,7 @@ import { prepareWorkspaceOwnership, type FileOwner } from '../sandbox/ownership.
 import { git } from '../workspace/git.js';
 import type { GitWorkspace } from '../workspace/git-workspace.js';
 import { addWorktree, removeWorktree } from '../workspace/worktree.js';
-import type { RunState } from '../run/run-state.js';
+import type { RunState } from '../fix/run-state.js';
 import { UsageError } from './exit-codes.js';
 import { taskSlug } from './slug.js';
 

@@ -8,7 +8,7 @@ import { prepareWorkspaceOwnership } from '../sandbox/ownership.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
 import { addWorktree } from '../workspace/worktree.js';
-import { readAgentsMd } from './agents-md.js';
+import { readAgentsMd } from '../fix/agents-md.js';
 import { githubPublisher } from './github-publisher.js';
 import type { JobFiles } from './job-files.js';
 import type { JobEnv } from './job-env.js';
@@ -16,9 +16,9 @@ import { lastTestOutput, notVerifiedSentence } from './job-outcome.js';
 import type { JobReporter } from './job-reporter.js';
 import type { JobTarget } from './job-target.js';
 import { jobTask } from './job-task.js';
-import { loadRunState } from './run-state.js';
-import { runFix, type FixResult } from './run-fix.js';
-import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from './defaults.js';
+import { loadRunState } from '../fix/run-state.js';
+import { runFix, type FixResult } from '../fix/run-fix.js';
+import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from '../fix/defaults.js';
 
 export interface JobFixInput {
   env: JobEnv;
