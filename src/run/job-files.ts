@@ -52,9 +52,9 @@ export const JobTargetSchema = z.strictObject({
 }) satisfies z.ZodType<JobTarget>;
 
 /** A job's state: its `job` section is the target. Loaded once per attempt (throws StateFileError when damaged). */
-export type JobState = StateFile<JobTarget>;
+export type JobStateFile = StateFile<JobTarget>;
 
-export function openJobState(files: JobFiles): JobState {
+export function openJobState(files: JobFiles): JobStateFile {
   return StateFile.open<JobTarget>(files.state, JobTargetSchema);
 }
 

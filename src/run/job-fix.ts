@@ -11,7 +11,7 @@ import { resolveRef, syncMirror } from '../workspace/mirror.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { addWorktree } from '../workspace/worktree.js';
 import { githubPublisher } from './github-publisher.js';
-import type { JobFiles, JobState } from './job-files.js';
+import type { JobFiles, JobStateFile } from './job-files.js';
 import type { JobEnv } from './job-env.js';
 import { lastTestOutput, notVerifiedSentence } from './job-outcome.js';
 import type { JobReporter } from './job-reporter.js';
@@ -24,7 +24,7 @@ export interface JobFixInput {
   config: RepoConfig;
   host: GitHost;
   files: JobFiles;
-  state: JobState;
+  state: JobStateFile;
   target: JobTarget;
   reporter: JobReporter;
   signal: AbortSignal;

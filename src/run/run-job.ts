@@ -9,7 +9,7 @@ import { subjectKey } from '../triggers/types.js';
 import { mirrorDir } from '../workspace/mirror.js';
 import { classifyJobError } from './classify-job-error.js';
 import { ciGuard } from './ci-guard.js';
-import { jobFiles, makeJobDir, openJobState, removeJobFiles, type JobFiles, type JobState } from './job-files.js';
+import { jobFiles, makeJobDir, openJobState, removeJobFiles, type JobFiles, type JobStateFile } from './job-files.js';
 import type { JobEnv } from './job-env.js';
 import { JobReporter } from './job-reporter.js';
 import { planTarget, type JobTarget } from './job-target.js';
@@ -62,7 +62,7 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
 }
 
 /** Plans the target once, with its guards; null when the job ends here (refused or skipped). */
-async function decideTarget(env: JobEnv, job: Job, config: RepoConfig, host: GitHost, state: JobState, reporter: JobReporter): Promise<JobTarget | null> {
+async function decideTarget(env: JobEnv, job: Job, config: RepoConfig, host: GitHost, state: JobStateFile, reporter: JobReporter): Promise<JobTarget | null> {
   const { request } = job;
   const pr = request.target === 'pull_request' ? await host.getPullRequest(request.number) : null;
   const plan = planTarget(request, config, pr);
