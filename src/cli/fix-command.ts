@@ -14,6 +14,7 @@ import { reportFix } from './fix-report.js';
 import type { CliIo } from './io.js';
 import { locateRun, openLocalState, openRunWorkspace, type LocalRun, type LocalState } from './local-run.js';
 import { localSessionInput } from './local-session.js';
+import { workdirProblem } from './workdir-check.js';
 
 /** `greenfix fix`: parse, run, and turn every failure into a clear message and an exit code. */
 export async function fixCommand(argv: string[], io: CliIo): Promise<number> {
@@ -37,6 +38,8 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const sandbox = await createSandbox({ env: io.env, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
   const run = await locateRun(io.env, options.repo, options.task);
   const owner = sandboxFileOwner();
+  const unreachable = io.env.GREENFIX_SANDBOX === 'off' ? null : workdirProblem(run.workdir, owner);
+  if (unreachable) throw new UsageError(unreachable);
   const resumeFrom = options.resume ? resumable(run) : discardEarlier(run, io);
   const { workspace, state } = await openRunWorkspace(run, resumeFrom, owner);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup });

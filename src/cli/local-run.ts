@@ -13,6 +13,8 @@ import { taskSlug } from './slug.js';
 
 /** Where one local run keeps its worktree, journal and state (docs/decisions.md). */
 export interface LocalRun {
+  /** GREENFIX_WORKDIR (or its default); runs live in its `runs/`. */
+  workdir: string;
   repo: string;
   slug: string;
   branch: string;
@@ -34,6 +36,7 @@ export async function locateRun(env: Record<string, string | undefined>, repoArg
   const repoKey = createHash('sha256').update(repo).digest('hex').slice(0, 8);
   const dir = join(workdir, 'runs', `${repoKey}-${slug}`);
   return {
+    workdir,
     repo,
     slug,
     branch: `greenfix/${slug}`,
