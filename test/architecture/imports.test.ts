@@ -18,6 +18,11 @@ describe('imports in src/', () => {
     expect(edges.filter((e) => !fs.existsSync(path.join(src, e.to)))).toEqual([]);
   });
 
+  it('has no barrels: a file imports the file that defines what it needs', () => {
+    expect(edges.filter((e) => path.posix.basename(e.to) === 'index.ts')).toEqual([]);
+    expect(fs.readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => path.basename(f) === 'index.ts')).toEqual([]);
+  });
+
   it('has no cycle', () => {
     expect(importCycles(edges).map((cycle) => cycle.join(' → '))).toEqual([]);
   });
