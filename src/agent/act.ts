@@ -1,4 +1,5 @@
 import type { ToolCall } from '../model/types.js';
+import { truncate } from '../util/truncate.js';
 import { noCrashPoints } from './crash-points.js';
 import type { RepairKind } from './journal-schema.js';
 import { endRun, finishEnding } from './outcome.js';
@@ -50,6 +51,5 @@ export function settle(deps: AgentDeps, state: AgentState): AgentOutcome | null 
 }
 
 function shortArgs(args: string): string {
-  const flat = args.replace(/\s+/g, ' ');
-  return flat.length <= 80 ? flat : `${flat.slice(0, 77)}...`;
+  return truncate(args.replace(/\s+/g, ' '), 80);
 }
