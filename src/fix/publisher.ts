@@ -1,5 +1,6 @@
-import { neutralise } from '../github/untrusted-text.js';
+import { neutralise } from '../util/neutralise.js';
 import type { VerifiedTree } from '../workspace/types.js';
+import { truncate } from '../util/truncate.js';
 
 /** What gets published: exactly the verified tree, on top of the base. */
 export interface PublishInput {
@@ -41,7 +42,7 @@ const OWN_PREFIX = /^Fix (?:CI on )?#\d+: /;
  */
 export function commitSubject(firstLine: string): string {
   const subject = neutraliseTitle(firstLine) || 'greenfix';
-  return subject.length > COMMIT_SUBJECT_CHARS ? `${subject.slice(0, COMMIT_SUBJECT_CHARS - 3).trimEnd()}...` : subject;
+  return truncate(subject, COMMIT_SUBJECT_CHARS);
 }
 
 /** A title on one line with greenfix's own prefix kept and the rest neutralised (PR titles too). */
