@@ -111,3 +111,14 @@ describe('StateFile', () => {
     expect(StateFile.open(path, z.never()).get('fix')).toEqual(FIX);
   });
 });
+
+describe('a job directory left by the greenfix before the one state file', () => {
+  it('is refused with a typed error instead of resumed from the worktree it left', async () => {
+    const { jobFiles, makeJobDir, openJobState } = await import('../../src/run/job-files.js');
+    const files = jobFiles(temp.make(), 'job-1');
+    makeJobDir(join(files.dir, '..', '..'), files);
+    writeFileSync(join(files.dir, 'run.json'), JSON.stringify({ version: 1, task: 't' }));
+    expect(() => openJobState(files)).toThrow(StateFileError);
+    expect(existsSync(join(files.dir, 'run.json'))).toBe(true);
+  });
+});
