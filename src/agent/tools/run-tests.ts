@@ -63,7 +63,7 @@ async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> 
   }
   if (observed.changed.length > 0 || after !== before) {
     const which = observed.changed.length > 0 ? `: ${observed.changed.join(', ')}` : '';
-    return { ok: false, output: `tests passed, but the test run changed source files${which} — verification void. Make the tests leave sources alone, or revert what they changed, then run_tests again.\n${full}` };
+    return { ok: false, output: `tests passed, but the test run changed source files${which} — verification void. Make the tests leave sources alone, or revert what they changed, then run_tests again. If one is an output of the tests (a log, a report) that a run command made first, delete it and run_tests again: what run_tests itself creates is a test artefact, left out of the tree.\n${full}` };
   }
   return {
     ok: true,
