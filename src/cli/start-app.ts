@@ -148,13 +148,13 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     // gets contents only. Both live in memory for the job and are renewed before they expire.
     hostFor: async (request) => {
       const installation = await octokitFor(request);
-      const renewing = (scope: TokenScope) => renewingToken({ mint: () => mintInstallationToken(installation, scope), now: Date.now });
+      const renewing = (scope: TokenScope) => renewingToken({ mint: () => mintInstallationToken(installation, request.installationId, scope), now: Date.now });
       const rest = scopedOctokit(installation, renewing(restTokenScope(request.repo.id)));
       return createGitHost(rest, { owner: request.repo.owner, repo: request.repo.name }, { gitToken: renewing(gitTokenScope(request.repo.id)) });
     },
     readConfig: async (request) => {
       const installation = await octokitFor(request);
-      const octokit = scopedOctokit(installation, renewingToken({ mint: () => mintInstallationToken(installation, CONFIG_TOKEN_SCOPE), now: Date.now }));
+      const octokit = scopedOctokit(installation, renewingToken({ mint: () => mintInstallationToken(installation, request.installationId, CONFIG_TOKEN_SCOPE), now: Date.now }));
       const { files, config } = await octokit.config.get({ owner: request.repo.owner, repo: request.repo.name, path: '.github/greenfix.yml' });
       return files.every((file) => file.config === null) ? null : config;
     },
