@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { ProbotOctokit } from 'probot';
-import { createCrashPoints } from '../src/agent/crash-points.js';
+import { createCrashPoints } from '../src/util/crash-points.js';
 import { startApp, type RunningApp } from '../src/cli/start-app.js';
 import type { ChatModel } from '../src/model/types.js';
 import { openSqliteQueue } from '../src/queue/sqlite-queue.js';

@@ -1,4 +1,4 @@
-import { createCrashPoints } from '../agent/crash-points.js';
+import { createCrashPoints } from '../util/crash-points.js';
 import { createTools } from '../agent/tools/registry.js';
 import { ConfigError } from '../model/config-error.js';
 import { createChatModel } from '../model/create-chat-model.js';

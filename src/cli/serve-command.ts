@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { run as runProbotSetup } from 'probot';
-import { createCrashPoints } from '../agent/crash-points.js';
+import { createCrashPoints } from '../util/crash-points.js';
 import { createLogger } from '../app/logger.js';
 import { EnvConfigError, loadEnvConfig, type EnvConfig } from '../config/env-config.js';
 import { ConfigError } from '../model/config-error.js';

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { greenfixApp } from '../app/greenfix-app.js';
 import { jobLogger } from '../app/logger-context.js';
 import { createMetrics, type Metrics } from '../app/metrics.js';
-import type { CrashPoints } from '../agent/crash-points.js';
+import type { CrashPoints } from '../util/crash-points.js';
 import { createGitHost } from '../github/octokit-host.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';

@@ -1,4 +1,4 @@
-import { noCrashPoints, type CrashPoints } from '../agent/crash-points.js';
+import { noCrashPoints, type CrashPoints } from '../util/crash-points.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import { renderCheckRunOutput } from '../github/render-check-run.js';
 import { renderPullRequestBody } from '../github/render-pull-request.js';

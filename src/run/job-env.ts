@@ -1,4 +1,4 @@
-import type { CrashPoints } from '../agent/crash-points.js';
+import type { CrashPoints } from '../util/crash-points.js';
 import type { Tokens } from '../agent/types.js';
 import type { GitHost } from '../github/types.js';
 import type { ChatModel } from '../model/types.js';

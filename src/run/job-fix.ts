@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createCrashPoints } from '../agent/crash-points.js';
+import { createCrashPoints } from '../util/crash-points.js';
 import { createTools } from '../agent/tools/registry.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { GitHost } from '../github/types.js';

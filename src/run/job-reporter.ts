@@ -1,4 +1,4 @@
-import { noCrashPoints, type CrashPoints } from '../agent/crash-points.js';
+import { noCrashPoints, type CrashPoints } from '../util/crash-points.js';
 import { renderStatusComment } from '../github/render-status-comment.js';
 import { statusMarker } from '../github/status-marker.js';
 import type { JobOutcomeReport, JobReport, PhaseName, PhaseState } from '../github/report.js';

@@ -2,7 +2,8 @@ import { readJournal, openJournal } from '../agent/journal.js';
 import { runOrResume } from '../agent/resume.js';
 import { systemPrompt } from '../agent/prompt.js';
 import type { AgentDeps, AgentOutcome } from '../agent/types.js';
-import type { CrashPoints } from '../agent/crash-points.js';
+import { crashingJournal } from '../agent/crashing-journal.js';
+import type { CrashPoints } from '../util/crash-points.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import type { Published, Publisher } from './publisher.js';
@@ -20,7 +21,7 @@ export interface FixDeps {
   publisher: Publisher;
   paths: FixPaths;
   /** The agent's dependencies minus what this module supplies (journal, crash points). */
-  agent: Omit<AgentDeps, 'journal' | 'crashPoints'>;
+  agent: Omit<AgentDeps, 'journal'>;
   crashPoints: CrashPoints;
   setupTimeoutMs: number;
   agentsMd: string | null;
@@ -55,7 +56,7 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
   const journal = openJournal(deps.paths.journal);
   let outcome: AgentOutcome;
   try {
-    const agentDeps: AgentDeps = { ...deps.agent, journal, crashPoints: deps.crashPoints };
+    const agentDeps: AgentDeps = { ...deps.agent, journal: crashingJournal(journal, deps.crashPoints) };
     const task = note ? `${state.task}\n\n${note}` : state.task;
     outcome = await runOrResume(agentDeps, { task, systemPrompt: systemPrompt(deps.agentsMd, state.commands.verify) }, records);
   } finally {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { pino } from 'pino';
 import { ProbotOctokit } from 'probot';
-import { createCrashPoints } from '../../src/agent/crash-points.js';
+import { createCrashPoints } from '../../src/util/crash-points.js';
 import { startApp, type RunningApp } from '../../src/cli/start-app.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
