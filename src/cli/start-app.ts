@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import { greenfixApp } from '../app/greenfix-app.js';
 import { jobLogger } from '../app/logger-context.js';
 import { createMetrics, type Metrics } from '../app/metrics.js';
-import type { CrashPoints } from '../util/crash-points.js';
 import { createGitHost } from '../github/octokit-host.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
@@ -16,6 +15,8 @@ import { sweepJobDirs } from '../run/job-retention.js';
 import { runJob } from '../run/run-job.js';
 import { startWorkerPool, type WorkerPool } from '../run/worker-pool.js';
 import type { JobRequest } from '../triggers/types.js';
+import { pushBranch } from '../workspace/push-branch.js';
+import type { EffectWrappers } from './crash-wrappers.js';
 
 /** Finished jobs forgotten per retention sweep (hourly): far more than a busy hour finishes. */
 const PRUNE_BATCH = 5_000;
@@ -37,7 +38,8 @@ export interface AppOptions {
   workdir: string;
   concurrency: number;
   workerId: string;
-  crashPoints: CrashPoints;
+  /** How this process wraps its effects (crash-wrappers.ts: GREENFIX_CRASH_AT, else none). */
+  wrap: EffectWrappers;
   /** Shared GitHub rate limiting across processes (Probot's throttling through Redis). */
   redisUrl?: string;
   /** Probot's Octokit class; tests pass one with throttling off (it spaces writes a second apart). */
@@ -133,14 +135,15 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     sandbox: o.sandbox,
     fileOwner: o.fileOwner,
     model: o.model,
-    hostFor: async (request) => createGitHost(await octokitFor(request), { owner: request.repo.owner, repo: request.repo.name }),
+    hostFor: async (request) => o.wrap.host(createGitHost(await octokitFor(request), { owner: request.repo.owner, repo: request.repo.name })),
     readConfig: async (request) => {
       const octokit = await octokitFor(request);
       const { files, config } = await octokit.config.get({ owner: request.repo.owner, repo: request.repo.name, path: '.github/greenfix.yml' });
       return files.every((file) => file.config === null) ? null : config;
     },
     queue: o.queue,
-    crashPoints: o.crashPoints,
+    push: o.wrap.push(pushBranch),
+    wrap: o.wrap,
     now: Date.now,
     log: o.log,
     progressIntervalMs,

@@ -35,7 +35,6 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
     now: env.now,
     minIntervalMs: env.progressIntervalMs,
     onError: (error) => env.log.warn({ jobId: job.id, err: errorText(error) }, 'status comment update failed'),
-    crashPoints: env.crashPoints,
   });
   const files = jobFiles(env.workdir, job.id);
   const finished = (outcome: string, result: JobRunResult, tokens: Tokens = { prompt: 0, completion: 0 }, steps = 0): JobRunResult => {

@@ -39,5 +39,3 @@ export function createCrashPoints(
   };
 }
 
-/** Reaches nothing (until the publisher and reporter points become wrappers too). */
-export const noCrashPoints: CrashPoints = { reach: () => undefined };

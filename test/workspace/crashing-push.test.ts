@@ -1,4 +1,5 @@
-import { crashingPush, type PushBranch } from '../../src/workspace/crashing-push.js';
+import { crashingPush } from '../../src/workspace/crashing-push.js';
+import type { PushBranch } from '../../src/workspace/push-branch.js';
 
 describe('crashingPush', () => {
   it('reaches before_push before the push starts and after_push once it is done', async () => {
