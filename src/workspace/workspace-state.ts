@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { SetAside } from './set-aside.js';
+import type { Artefacts } from './test-artefacts.js';
 
 /**
  * What a GitWorkspace must find again when a process resumes it: the same git dir and the same
@@ -12,6 +13,8 @@ export interface WorkspaceState {
   gitDir: string;
   baseCommit: string;
   setAside: SetAside;
+  /** Test artefacts (test-artefacts.ts): out of the hash until the agent edits one. */
+  artefacts: Artefacts;
 }
 
 /**
@@ -29,15 +32,16 @@ export const WorkspaceRecordSchema = z.strictObject({
   gitDir: z.string().min(1),
   baseCommit: z.string().regex(/^[0-9a-f]{40,64}$/),
   setAside: z.record(z.string(), z.string().nullable()),
+  artefacts: z.array(z.string()).default([]),
 });
 export type WorkspaceRecord = z.infer<typeof WorkspaceRecordSchema>;
 
 export function toRecord(state: WorkspaceState): WorkspaceRecord {
-  return { gitDir: state.gitDir, baseCommit: state.baseCommit, setAside: Object.fromEntries(state.setAside) };
+  return { gitDir: state.gitDir, baseCommit: state.baseCommit, setAside: Object.fromEntries(state.setAside), artefacts: [...state.artefacts].sort() };
 }
 
 export function fromRecord(record: WorkspaceRecord): WorkspaceState {
-  return { gitDir: record.gitDir, baseCommit: record.baseCommit, setAside: new Map(Object.entries(record.setAside)) };
+  return { gitDir: record.gitDir, baseCommit: record.baseCommit, setAside: new Map(Object.entries(record.setAside)), artefacts: new Set(record.artefacts) };
 }
 
 const StateFile = WorkspaceRecordSchema.extend({ version: z.literal(1) });

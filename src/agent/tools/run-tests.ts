@@ -36,28 +36,38 @@ const notConfigured: ToolResult = {
     'no test command is configured, so nothing can be verified. The user sets one with `verify:` in .github/greenfix.yml (or --verify in local mode). Finish with gave_up: true and say so.',
 };
 
+const SHOWN_ARTEFACTS = 20;
+
+/** Said once per path, the first time a test run writes it. */
+function artefactNote(first: string[]): string {
+  if (first.length === 0) return '';
+  const shown = first.slice(0, SHOWN_ARTEFACTS).join(', ');
+  const more = first.length > SHOWN_ARTEFACTS ? ` and ${first.length - SHOWN_ARTEFACTS} more` : '';
+  return `\n[the tests wrote ${shown}${more}: test artefacts, left out of the verified tree and the commit whatever later runs write there; edit one with edit_file only if it really belongs to the change]`;
+}
+
 async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> {
   const { workspace, limits } = ctx;
   const outputFile = claimScratchFile(workspace.scratchDir, 'tests');
   const before = await workspace.treeHash();
   const observed = await workspace.observe(
     () => ctx.sandbox.run({ command, workspace: workspace.root, timeoutMs: limits.testTimeoutSec * 1000, outputFile, signal: ctx.signal }),
-    'created',
+    'tests',
   );
   const after = await workspace.treeHash();
   const r = observed.value;
   const tail = clipHeadTail(outputTail(outputFile, r), Math.max(500, limits.outputChars - 500));
-  const full = `[full output: ${relativeToRoot(workspace.root, outputFile)}]`;
+  const full = `[full output: ${relativeToRoot(workspace.root, outputFile)}]${artefactNote(observed.artefacts?.first ?? [])}`;
   if (r.exitCode !== 0 || r.timedOut) {
     return { ok: false, output: `tests failed (${describeExit(r, limits.testTimeoutSec)}): not verified.\n${tail}\n${full}` };
   }
   if (observed.changed.length > 0 || after !== before) {
     const which = observed.changed.length > 0 ? `: ${observed.changed.join(', ')}` : '';
-    return { ok: false, output: `tests passed, but the test run changed source files${which} — verification void. Make the tests leave sources alone, or revert what they changed, then run_tests again.\n${full}` };
+    return { ok: false, output: `tests passed, but the test run changed source files${which} — verification void. Make the tests leave sources alone, or revert what they changed, then run_tests again. If one is an output of the tests (a log, a report) that a run command made first, delete it and run_tests again: what run_tests itself creates is a test artefact, left out of the tree.\n${full}` };
   }
   return {
     ok: true,
-    output: `tests passed (exit code 0 in ${(r.durationMs / 1000).toFixed(1)}s): tree ${after} verified. Finish now, or change more and run_tests again.\n${tail}`,
+    output: `tests passed (exit code 0 in ${(r.durationMs / 1000).toFixed(1)}s): tree ${after} verified. Finish now, or change more and run_tests again.\n${tail}${artefactNote(observed.artefacts?.first ?? [])}`,
     verified: { tree: after, command, exitCode: 0, durationMs: r.durationMs, outputTail: tail },
   };
 }
