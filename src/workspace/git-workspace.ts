@@ -1,5 +1,6 @@
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { ReadOnlyBind } from '../sandbox/types.js';
 import { git } from './git.js';
 import { displayPath } from './git-path.js';
 import { parseLsTree, type EntryMap } from './index-entries.js';
@@ -10,6 +11,8 @@ import {
   seedPrivateIndex,
   type RepoHandle,
 } from './private-index.js';
+import { neutralFilterEnv } from './neutral-filters.js';
+import { makeSandboxGitView } from './sandbox-git-view.js';
 import { Serial } from './serial.js';
 import { diffEntries, nextSetAside, overrideLines } from './set-aside.js';
 import { loadState, saveState, type WorkspaceState } from './workspace-state.js';
@@ -21,6 +24,13 @@ export interface GitWorkspaceOptions {
   baseCommit: string;
   /** greenfix's own directory for this workspace, outside the worktree (and the sandbox). */
   stateDir: string;
+  /** Where the repository's object store must lie (realpath), e.g. `<workdir>/mirrors`; see sandbox-git-view.ts. */
+  objectsWithin?: string;
+  /**
+   * The worktree's git dir as the repository's own bookkeeping names it (addWorktree); default:
+   * asked of the worktree, which is only safe before any untrusted code ran in it.
+   */
+  gitDir?: string;
 }
 
 /** The state dir belongs to another base commit: reusing it would mix two jobs' bookkeeping. */
@@ -51,9 +61,10 @@ export class GitWorkspace implements ObservableWorkspace {
     readonly root: string,
     private readonly stateDir: string,
     private state: WorkspaceState,
+    configEnv: Record<string, string>,
   ) {
-    this.scratchDir = join(root, '.greenfix');
-    this.repo = { root, gitDir: state.gitDir, indexFile: join(stateDir, 'tree.index') };
+    this.scratchDir = join(stateDir, 'scratch');
+    this.repo = { root, gitDir: state.gitDir, indexFile: join(stateDir, 'tree.index'), configEnv };
     this.zeroOid = '0'.repeat(state.baseCommit.length);
   }
 
@@ -66,12 +77,17 @@ export class GitWorkspace implements ObservableWorkspace {
     return this.state.gitDir;
   }
 
+  /** The sandbox's git view, decided once when the workspace was first opened (sandbox-git-view.ts). */
+  get sandboxBinds(): readonly ReadOnlyBind[] {
+    return this.state.sandboxBinds ?? [];
+  }
+
   static async open(opts: GitWorkspaceOptions): Promise<GitWorkspace> {
     const root = resolve(opts.root);
     const stateDir = resolve(opts.stateDir);
     mkdirSync(stateDir, { recursive: true });
     const saved = loadState(stateDir);
-    const gitDir = saved?.gitDir ?? (await git(['rev-parse', '--absolute-git-dir'], { cwd: root })).trim();
+    const gitDir = saved?.gitDir ?? opts.gitDir ?? (await git(['rev-parse', '--absolute-git-dir'], { cwd: root })).trim();
     const baseCommit = (
       await git(['rev-parse', '--verify', '--end-of-options', `${opts.baseCommit}^{commit}`], {
         cwd: root,
@@ -81,9 +97,13 @@ export class GitWorkspace implements ObservableWorkspace {
     if (saved && saved.baseCommit !== baseCommit) {
       throw new WorkspaceStateMismatchError(stateDir, saved.baseCommit, baseCommit);
     }
-    const state = saved ?? { gitDir, baseCommit, setAside: new Map() };
-    if (!saved) saveState(stateDir, state);
-    const ws = new GitWorkspace(root, stateDir, state);
+    const state: WorkspaceState = saved ?? { gitDir, baseCommit, setAside: new Map() };
+    if (!state.sandboxBinds) {
+      const viewOptions = { root, gitDir, baseCommit, viewDir: join(stateDir, 'sandbox-git') };
+      state.sandboxBinds = await makeSandboxGitView(opts.objectsWithin === undefined ? viewOptions : { ...viewOptions, objectsWithin: opts.objectsWithin });
+    }
+    if (saved?.sandboxBinds !== state.sandboxBinds) saveState(stateDir, state);
+    const ws = new GitWorkspace(root, stateDir, state, await neutralFilterEnv(gitDir, root));
     ws.prepareScratchDir();
     await seedPrivateIndex(ws.repo, baseCommit);
     return ws;
@@ -148,10 +168,12 @@ export class GitWorkspace implements ObservableWorkspace {
     return this.baseEntries;
   }
 
-  /** The scratch dir ignores itself, so even a plain `git add -A` in the worktree skips it. */
+  /**
+   * Full command outputs live here, in the host's state dir, outside the worktree: the sandbox
+   * can neither read nor swap them (0700), so the host never follows a link a command planted.
+   */
   private prepareScratchDir(): void {
     mkdirSync(this.scratchDir, { recursive: true });
-    const ignore = join(this.scratchDir, '.gitignore');
-    if (!existsSync(ignore)) writeFileSync(ignore, '*\n');
+    chmodSync(this.scratchDir, 0o700);
   }
 }

@@ -1,4 +1,5 @@
 /** A checked-out tree the agent works in, with the verification bookkeeping of DESIGN §3.2. */
+import type { ReadOnlyBind } from '../sandbox/types.js';
 
 export interface VerifiedTree {
   tree: string;
@@ -47,6 +48,11 @@ export interface ObservableWorkspace extends Workspace {
    * (DESIGN §3.2: setup leftovers, test artefacts). An edit afterwards brings them back in.
    */
   observe<T>(action: () => Promise<T>, setAside: 'created' | 'all'): Promise<Observed<T>>;
-  /** Directory for greenfix's own scratch files (full command outputs); never part of the tree. */
+  /**
+   * Directory for greenfix's own scratch files (full command outputs): host-owned, OUTSIDE the
+   * worktree, never visible to or writable by the sandbox.
+   */
   readonly scratchDir: string;
+  /** What the sandbox sees of git, decided once by the host (pass as `readOnlyBinds`). */
+  readonly sandboxBinds: readonly ReadOnlyBind[];
 }

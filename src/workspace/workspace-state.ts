@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { ReadOnlyBind } from '../sandbox/types.js';
 import type { SetAside } from './set-aside.js';
 
 /**
@@ -12,6 +13,8 @@ export interface WorkspaceState {
   gitDir: string;
   baseCommit: string;
   setAside: SetAside;
+  /** The sandbox's git view (sandbox-git-view.ts), decided once; absent in states of older versions. */
+  sandboxBinds?: ReadOnlyBind[];
 }
 
 const StateFile = z.object({
@@ -19,6 +22,7 @@ const StateFile = z.object({
   gitDir: z.string().min(1),
   baseCommit: z.string().regex(/^[0-9a-f]{40,64}$/),
   setAside: z.record(z.string(), z.string().nullable()),
+  sandboxBinds: z.array(z.object({ source: z.string().min(1), target: z.string().min(1) }).strict()).optional(),
 });
 
 const FILE = 'workspace.json';
@@ -33,7 +37,12 @@ export function loadState(stateDir: string): WorkspaceState | undefined {
     throw e;
   }
   const parsed = StateFile.parse(JSON.parse(text));
-  return { gitDir: parsed.gitDir, baseCommit: parsed.baseCommit, setAside: new Map(Object.entries(parsed.setAside)) };
+  return {
+    gitDir: parsed.gitDir,
+    baseCommit: parsed.baseCommit,
+    setAside: new Map(Object.entries(parsed.setAside)),
+    ...(parsed.sandboxBinds ? { sandboxBinds: parsed.sandboxBinds } : {}),
+  };
 }
 
 /** Written to a temp file and renamed: a crash leaves the old state or the new, never half. */
@@ -44,6 +53,7 @@ export function saveState(stateDir: string, state: WorkspaceState): void {
     gitDir: state.gitDir,
     baseCommit: state.baseCommit,
     setAside: Object.fromEntries(state.setAside),
+    ...(state.sandboxBinds ? { sandboxBinds: state.sandboxBinds } : {}),
   };
   const tmp = join(stateDir, `${FILE}.tmp`);
   writeFileSync(tmp, JSON.stringify(body, null, 1));

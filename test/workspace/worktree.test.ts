@@ -24,7 +24,7 @@ describe('worktrees', () => {
     const ws = await addWorktree({ repo, path, ref: base, stateDir: temp.make() });
     expect(ws.root).toBe(path);
     expect(ws.baseCommit).toBe(base);
-    expect(readdirSync(path).sort()).toEqual(['.git', '.gitignore', '.greenfix', 'package.json']);
+    expect(readdirSync(path).sort()).toEqual(['.git', '.gitignore', 'package.json']);
     expect(await rev(path, 'HEAD')).toBe(base);
     expect(await git(['symbolic-ref', '-q', 'HEAD'], { cwd: path }).catch((e: { exitCode: number }) => e.exitCode)).toBe(1);
     expect(await ws.treeHash()).toBe(await rev(repo, `${base}^{tree}`));
