@@ -12,6 +12,7 @@ import { loadRunState } from '../run/run-state.js';
 import { runFix } from '../run/run-fix.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import { removeWorktree } from '../workspace/worktree.js';
+import { objectStoreOf } from '../workspace/sandbox-git-view.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from '../run/defaults.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
@@ -40,8 +41,10 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   if (missing.length > 0) throw new UsageError(`missing system packages:\n${missing.map((m) => `  - ${m.message}`).join('\n')}`);
   const env = { ...io.env, ...(options.model ? { GREENFIX_MODEL: options.model } : {}) };
   const model = createChatModel(modelConfigFromEnv(env));
-  const sandbox = await createSandbox({ env: io.env, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
   const run = await locateRun(io.env, options.repo, options.task);
+  // The run's files and the repository's object store (the sandbox's git view) are greenfix's data.
+  const dataDirs = [run.workdir, await objectStoreOf(run.repo)];
+  const sandbox = await createSandbox({ env: io.env, dataDirs, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
   const owner = sandboxFileOwner();
   const earlier = loadRunState(run.state);
   if (earlier && !earlier.published && !options.resume) {

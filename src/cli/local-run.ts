@@ -13,6 +13,8 @@ import { taskSlug } from './slug.js';
 /** Where one local run keeps its worktree, journal and state (docs/decisions.md). */
 export interface LocalRun {
   repo: string;
+  /** GREENFIX_WORKDIR (or its default): where runs live; the sandbox's data dir. */
+  workdir: string;
   slug: string;
   branch: string;
   dir: string;
@@ -34,6 +36,7 @@ export async function locateRun(env: Record<string, string | undefined>, repoArg
   const dir = join(workdir, 'runs', `${repoKey}-${slug}`);
   return {
     repo,
+    workdir,
     slug,
     branch: `greenfix/${slug}`,
     dir,

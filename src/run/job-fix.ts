@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { createCrashPoints } from '../agent/crash-points.js';
 import { createTools } from '../agent/tools/registry.js';
 import type { RepoConfig } from '../config/repo-config.js';
@@ -46,7 +47,8 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const saved = loadRunState(files.state);
   const base = saved?.baseCommit ?? (await resolveRef(gitDir, target.baseRef));
   const fresh = !existsSync(files.worktree);
-  const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index });
+  const objectsWithin = join(env.workdir, 'mirrors');
+  const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, objectsWithin });
   if (fresh) await prepareWorkspaceOwnership(files.worktree, env.fileOwner);
   const commands = saved?.commands ?? detectCommands(workspace.root, { verify: config.verify ?? null, setup: config.setup ?? null });
   void reporter.phase('workspace', 'done', `${target.baseRef.replace(/^refs\/(heads\/)?/, '')} @ ${base.slice(0, 7)}`);

@@ -24,6 +24,9 @@ export interface BindPolicy {
  * the sandbox uid cannot reach is left out (git inside then fails visibly, as without a view).
  */
 export function checkReadOnlyBinds(binds: readonly ReadOnlyBind[], workspace: string, policy: BindPolicy): ReadOnlyBind[] {
+  if (binds.length === 0) return [];
+  const appDirs = policy.appDirs.flatMap(withRealpath);
+  const dataDirs = policy.dataDirs.flatMap(withRealpath);
   const usable: ReadOnlyBind[] = [];
   for (const bind of binds) {
     const refuse = (why: string) => new SandboxRequestError('bind-refused', `read-only bind ${bind.source} → ${bind.target}: ${why}`);
@@ -38,14 +41,24 @@ export function checkReadOnlyBinds(binds: readonly ReadOnlyBind[], workspace: st
     }
     if (real !== bind.source) throw refuse(`the source is reached through a symlink (${real})`);
     if (overlaps(bind.target, workspace)) throw refuse('the target overlaps the workspace');
-    const contained = policy.appDirs.find((app) => isWithin(app, real));
+    const contained = appDirs.find((app) => isWithin(app, real));
     if (contained) throw refuse(`it contains greenfix's own directory ${contained}`);
-    const inside = policy.appDirs.find((app) => isWithin(real, app));
-    if (inside && !policy.dataDirs.some((data) => isWithin(real, data) && !policy.appDirs.some((app) => isWithin(app, data)))) {
+    const inside = appDirs.find((app) => isWithin(real, app));
+    if (inside && !dataDirs.some((data) => isWithin(real, data) && !appDirs.some((app) => isWithin(app, data)))) {
       throw refuse(`it lies inside greenfix's own directory ${inside}`);
     }
     if (policy.runAs && !isReachableBy(real, policy.runAs)) continue;
     usable.push(bind);
   }
   return usable;
+}
+
+/** A directory as given and as its realpath (when it exists), so a symlinked spelling matches too. */
+function withRealpath(dir: string): string[] {
+  try {
+    const real = realpathSync(dir);
+    return real === dir ? [dir] : [dir, real];
+  } catch {
+    return [dir];
+  }
 }

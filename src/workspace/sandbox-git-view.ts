@@ -41,8 +41,7 @@ const isInside = (inner: string, outer: string): boolean => {
 export async function makeSandboxGitView(opts: SandboxGitViewOptions): Promise<ReadOnlyBind[]> {
   if (isInside(opts.gitDir, opts.root)) return [];
   const env = { GIT_DIR: opts.gitDir };
-  const common = (await git(['rev-parse', '--git-common-dir'], { cwd: opts.root, env })).trim();
-  const commonDir = realpathSync(resolve(opts.root, common));
+  const commonDir = await commonDirOf(opts.root, env);
   const objects = realpathSync(join(commonDir, 'objects'));
   if (opts.objectsWithin !== undefined && !isInside(objects, realpathSync(opts.objectsWithin))) {
     throw new GitViewError(objects, opts.objectsWithin);
@@ -74,4 +73,14 @@ export async function makeSandboxGitView(opts: SandboxGitViewOptions): Promise<R
     { source: objects, target: objects },
     { source: view, target: opts.gitDir },
   ];
+}
+
+async function commonDirOf(cwd: string, env?: Record<string, string>): Promise<string> {
+  const common = (await git(['rev-parse', '--git-common-dir'], { cwd, ...(env ? { env } : {}) })).trim();
+  return realpathSync(resolve(cwd, common));
+}
+
+/** The object store of the repository at `repo` (realpath): what a view of it binds. */
+export async function objectStoreOf(repo: string): Promise<string> {
+  return realpathSync(join(await commonDirOf(repo), 'objects'));
 }
