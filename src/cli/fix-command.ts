@@ -52,7 +52,8 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   }
   const saved = options.resume ? earlier : null;
   const workspace = await openRunWorkspace(run, saved, options.resume, owner);
-  const commands = saved?.commands ?? detectCommands(workspace.root, { verify: options.verify, setup: options.setup });
+  const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
+  const commands = saved?.commands ?? detectCommands(workspace.root, { verify: options.verify, setup: options.setup }, warn);
   io.stderr(`greenfix: worktree ${run.worktree} at ${workspace.baseCommit.slice(0, 12)}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
 
   const result = await runFix(
@@ -63,7 +64,7 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
       paths: { journal: run.journal, state: run.state },
       crashPoints: createCrashPoints(io.env),
       setupTimeoutMs: SETUP_TIMEOUT_MS,
-      agentsMd: readAgentsMd(workspace.root),
+      agentsMd: readAgentsMd(workspace.root, warn),
       onPhase: (phase, detail) => io.stderr(`greenfix: ${phase}: ${detail}`),
       agent: {
         model,

@@ -50,14 +50,15 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const objectsWithin = join(env.workdir, 'mirrors');
   const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, objectsWithin });
   if (fresh) await prepareWorkspaceOwnership(files.worktree, env.fileOwner);
-  const commands = saved?.commands ?? detectCommands(workspace.root, { verify: config.verify ?? null, setup: config.setup ?? null });
+  const warn = (message: string) => env.log.warn({ jobId: job.id }, message);
+  const commands = saved?.commands ?? detectCommands(workspace.root, { verify: config.verify ?? null, setup: config.setup ?? null }, warn);
   void reporter.phase('workspace', 'done', `${target.baseRef.replace(/^refs\/(heads\/)?/, '')} @ ${base.slice(0, 7)}`);
   // A workflow run names the workflow, not its jobs' check runs: then every failed check counts.
   const ci = request.kind === 'ci_fix' && !saved ? request.ci : undefined;
   const failed = ci ? await host.failedChecks(ci.headSha, ci.workflowRunId ? undefined : ci.checks) : [];
   const task = saved?.task ?? jobTask(request, target, failed);
   const crashPoints = env.crashPoints ?? createCrashPoints({});
-  const agentsMd = [readAgentsMd(workspace.root), config.instructions].filter(Boolean).join('\n\n') || null;
+  const agentsMd = [readAgentsMd(workspace.root, warn), config.instructions].filter(Boolean).join('\n\n') || null;
 
   const result = await runFix(
     {
