@@ -50,7 +50,12 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
   const out = new CappedBuffer(req.headBytes ?? DEFAULT_HEAD, req.tailBytes ?? DEFAULT_TAIL);
   const err = new CappedBuffer(req.headBytes ?? DEFAULT_HEAD, req.tailBytes ?? DEFAULT_TAIL);
   const fileMax = req.outputFileMaxBytes ?? DEFAULT_FILE_MAX;
-  const fd = req.outputFile ? openRegularFile(req.outputFile, 'write') : undefined;
+  let fd: number | undefined;
+  try {
+    fd = req.outputFile ? openRegularFile(req.outputFile, 'write') : undefined;
+  } catch (error) {
+    return Promise.reject(error);
+  }
   let fileBytes = 0;
   const tee = (chunk: Buffer) => {
     if (fd === undefined || fileBytes >= fileMax) return;
