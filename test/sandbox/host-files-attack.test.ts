@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { editFileTool } from '../../src/agent/tools/edit-file.js';
 import { readFileTool } from '../../src/agent/tools/read-file.js';
 import { runTestsTool } from '../../src/agent/tools/run-tests.js';
 import { runTool } from '../../src/agent/tools/run.js';
@@ -150,5 +151,22 @@ describe('the host never follows or waits on a planted file', () => {
     expect(() => openRegularFile(fifo, 'read')).toThrow(RegularFileError);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(readFileSync(secret, 'utf8')).toBe(`${SECRET}\n`);
+  });
+});
+
+describe("the model's file tools on planted files", () => {
+  it('read_file and edit_file refuse a FIFO without blocking, and a symlink leading out', async () => {
+    await runTool.execute({ command: `mkfifo pipe; ln -s ${secret} key; ln -s /dev/zero zero` }, ctx());
+    const started = Date.now();
+    const fifo = await readFileTool.execute({ path: 'pipe' }, ctx()).catch((e: Error) => ({ ok: false, output: e.message }));
+    const edit = await editFileTool.execute({ path: 'pipe', old: 'a', new: 'b' }, ctx()).catch((e: Error) => ({ ok: false, output: e.message }));
+    const key = await readFileTool.execute({ path: 'key' }, ctx()).catch((e: Error) => ({ ok: false, output: e.message }));
+    const zero = await readFileTool.execute({ path: 'zero' }, ctx()).catch((e: Error) => ({ ok: false, output: e.message }));
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(fifo.output).toMatch(/not a regular file/);
+    expect(edit.output).toMatch(/not a regular file/);
+    expect(key.output).toMatch(/a symlink leads outside the workspace/);
+    expect(zero.output).toMatch(/a symlink leads outside the workspace/);
+    for (const r of [fifo, edit, key, zero]) expect(r.output).not.toContain(SECRET);
   });
 });
