@@ -15,14 +15,14 @@ import { neutralFilterEnv } from './neutral-filters.js';
 import { makeSandboxGitView } from './sandbox-git-view.js';
 import { Serial } from './serial.js';
 import { diffEntries, nextSetAside, overrideLines } from './set-aside.js';
-import { loadState, saveState, type WorkspaceState } from './workspace-state.js';
+import { fileWorkspaceStore, type WorkspaceState, type WorkspaceStateStore } from './workspace-state.js';
 import type { ObservableWorkspace, Observed } from './types.js';
 
 export interface GitWorkspaceOptions {
   root: string;
   /** Any commit-ish; resolved to a full oid once. */
   baseCommit: string;
-  /** greenfix's own directory for this workspace, outside the worktree (and the sandbox). */
+  /** greenfix's own directory for this workspace (its private index), outside the worktree and the sandbox. */
   stateDir: string;
   /** Where the repository's object store must lie (realpath), e.g. `<workdir>/mirrors`; see sandbox-git-view.ts. */
   objectsWithin?: string;
@@ -31,6 +31,8 @@ export interface GitWorkspaceOptions {
    * asked of the worktree, which is only safe before any untrusted code ran in it.
    */
   gitDir?: string;
+  /** Where the pinned git dir and the set-aside paths are kept; default `workspace.json` in stateDir. */
+  store?: WorkspaceStateStore;
 }
 
 /** The state dir belongs to another base commit: reusing it would mix two jobs' bookkeeping. */
@@ -60,6 +62,7 @@ export class GitWorkspace implements ObservableWorkspace {
   private constructor(
     readonly root: string,
     private readonly stateDir: string,
+    private readonly store: WorkspaceStateStore,
     private state: WorkspaceState,
     configEnv: Record<string, string>,
   ) {
@@ -86,7 +89,8 @@ export class GitWorkspace implements ObservableWorkspace {
     const root = resolve(opts.root);
     const stateDir = resolve(opts.stateDir);
     mkdirSync(stateDir, { recursive: true });
-    const saved = loadState(stateDir);
+    const store = opts.store ?? fileWorkspaceStore(stateDir);
+    const saved = store.load();
     const gitDir = saved?.gitDir ?? opts.gitDir ?? (await git(['rev-parse', '--absolute-git-dir'], { cwd: root })).trim();
     const baseCommit = (
       await git(['rev-parse', '--verify', '--end-of-options', `${opts.baseCommit}^{commit}`], {
@@ -102,8 +106,8 @@ export class GitWorkspace implements ObservableWorkspace {
       const viewOptions = { root, gitDir, baseCommit, viewDir: join(stateDir, 'sandbox-git') };
       state.sandboxBinds = await makeSandboxGitView(opts.objectsWithin === undefined ? viewOptions : { ...viewOptions, objectsWithin: opts.objectsWithin });
     }
-    if (saved?.sandboxBinds !== state.sandboxBinds) saveState(stateDir, state);
-    const ws = new GitWorkspace(root, stateDir, state, await neutralFilterEnv(gitDir, root));
+    if (saved?.sandboxBinds !== state.sandboxBinds) store.save(state);
+    const ws = new GitWorkspace(root, stateDir, store, state, await neutralFilterEnv(gitDir, root));
     ws.prepareScratchDir();
     await seedPrivateIndex(ws.repo, baseCommit);
     return ws;
@@ -140,7 +144,7 @@ export class GitWorkspace implements ObservableWorkspace {
     // Even a failed action's leftovers are leftovers: record them before rethrowing.
     const after = await this.snapshot();
     this.state = { ...this.state, setAside: nextSetAside(this.state.setAside, before, after, setAside) };
-    saveState(this.stateDir, this.state);
+    this.store.save(this.state);
     if (!outcome.ok) throw outcome.error;
     const { created, changed } = diffEntries(before, after);
     return { value: outcome.value, created: created.map(displayPath).sort(), changed: changed.map(displayPath).sort() };

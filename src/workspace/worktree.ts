@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { git } from './git.js';
 import { GitWorkspace } from './git-workspace.js';
 import { neutralFilterEnv } from './neutral-filters.js';
+import type { WorkspaceStateStore } from './workspace-state.js';
 
 export interface AddWorktreeOptions {
   /** The repository (or mirror) the worktree belongs to. */
@@ -14,6 +15,8 @@ export interface AddWorktreeOptions {
   stateDir: string;
   /** Where the repository's object store must lie (realpath): `<workdir>/mirrors` for jobs. */
   objectsWithin?: string;
+  /** Where the workspace keeps its state; default `workspace.json` in stateDir. */
+  store?: WorkspaceStateStore;
 }
 
 /**
@@ -37,6 +40,7 @@ export async function addWorktree(opts: AddWorktreeOptions): Promise<GitWorkspac
     root: path,
     baseCommit: commit,
     stateDir: opts.stateDir,
+    ...(opts.store ? { store: opts.store } : {}),
     ...(gitDir ? { gitDir } : {}),
     ...(opts.objectsWithin === undefined ? {} : { objectsWithin: opts.objectsWithin }),
   });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { systemPrompt } from '../../src/agent/prompt.js';
-import { readAgentsMd } from '../../src/run/agents-md.js';
+import { readAgentsMd } from '../../src/fix/agents-md.js';
 import { readRegularFile, RegularFileError } from '../../src/util/regular-file.js';
 import { detectCommands } from '../../src/workspace/detect-commands.js';
 import { TempDirs } from './helpers.js';
