@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ReadOnlyBind } from '../sandbox/types.js';
 import { git } from './git.js';
@@ -102,7 +102,8 @@ export class GitWorkspace implements ObservableWorkspace {
       throw new WorkspaceStateMismatchError(stateDir, saved.baseCommit, baseCommit);
     }
     const state: WorkspaceState = saved ?? { gitDir, baseCommit, setAside: new Map() };
-    if (!state.sandboxBinds) {
+    // Made once; again only when its files are gone (a job directory swept, then resumed).
+    if (!state.sandboxBinds || state.sandboxBinds.some((bind) => !existsSync(bind.source))) {
       const viewOptions = { root, gitDir, baseCommit, viewDir: join(stateDir, 'sandbox-git') };
       state.sandboxBinds = await makeSandboxGitView(opts.objectsWithin === undefined ? viewOptions : { ...viewOptions, objectsWithin: opts.objectsWithin });
     }
