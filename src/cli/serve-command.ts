@@ -101,6 +101,7 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     concurrency: config.concurrency,
     jobRetentionMs: config.jobRetentionMs,
     queueRetentionMs: config.queueRetentionMs,
+    webhookMaxBytes: config.webhookMaxBytes,
     workerId: lock?.workerId ?? 'receiver',
     crashPoints: createCrashPoints(io.env),
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),

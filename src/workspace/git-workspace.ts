@@ -15,6 +15,7 @@ import { neutralFilterEnv } from './neutral-filters.js';
 import { makeSandboxGitView } from './sandbox-git-view.js';
 import { Serial } from './serial.js';
 import { diffEntries, nextSetAside, overrideLines } from './set-aside.js';
+import { artefactLines, splitTestRun } from './test-artefacts.js';
 import { fileWorkspaceStore, type WorkspaceState, type WorkspaceStateStore } from './workspace-state.js';
 import type { ObservableWorkspace, Observed } from './types.js';
 
@@ -101,7 +102,7 @@ export class GitWorkspace implements ObservableWorkspace {
     if (saved && saved.baseCommit !== baseCommit) {
       throw new WorkspaceStateMismatchError(stateDir, saved.baseCommit, baseCommit);
     }
-    const state: WorkspaceState = saved ?? { gitDir, baseCommit, setAside: new Map() };
+    const state: WorkspaceState = saved ?? { gitDir, baseCommit, setAside: new Map(), artefacts: new Set<string>() };
     // Made once; again only when its files are gone (a job directory swept, then resumed).
     if (!state.sandboxBinds || state.sandboxBinds.some((bind) => !existsSync(bind.source))) {
       const viewOptions = { root, gitDir, baseCommit, viewDir: join(stateDir, 'sandbox-git') };
@@ -118,9 +119,9 @@ export class GitWorkspace implements ObservableWorkspace {
     return this.serial.run(async () => {
       const base = await this.base();
       await this.refresh(base);
-      if (this.state.setAside.size === 0) return (await runIn(this.repo, ['write-tree'])).trim();
+      if (this.state.setAside.size === 0 && this.state.artefacts.size === 0) return (await runIn(this.repo, ['write-tree'])).trim();
       const current = await listPrivateIndex(this.repo);
-      const lines = overrideLines(this.state.setAside, current, base, this.zeroOid);
+      const lines = [...overrideLines(this.state.setAside, current, base, this.zeroOid), ...artefactLines(this.state.artefacts, current, this.zeroOid)];
       if (lines.length === 0) return (await runIn(this.repo, ['write-tree'])).trim();
       // The overrides go into a throwaway copy: the private index keeps the real content's stat data.
       const tmp = join(this.stateDir, 'tree.index.override');
@@ -134,7 +135,7 @@ export class GitWorkspace implements ObservableWorkspace {
     });
   }
 
-  async observe<T>(action: () => Promise<T>, setAside: 'created' | 'all'): Promise<Observed<T>> {
+  async observe<T>(action: () => Promise<T>, setAside: 'created' | 'all' | 'tests'): Promise<Observed<T>> {
     const before = await this.snapshot();
     let outcome: { ok: true; value: T } | { ok: false; error: unknown };
     try {
@@ -144,11 +145,29 @@ export class GitWorkspace implements ObservableWorkspace {
     }
     // Even a failed action's leftovers are leftovers: record them before rethrowing.
     const after = await this.snapshot();
+    const { created } = diffEntries(before, after);
+    if (setAside === 'tests') {
+      const split = splitTestRun(this.state, await this.base(), before, after);
+      this.state = { ...this.state, setAside: split.setAside, artefacts: split.artefacts };
+      this.store.save(this.state);
+      if (!outcome.ok) throw outcome.error;
+      const shown = (paths: string[]) => paths.map(displayPath).sort();
+      return { value: outcome.value, created: shown(created), changed: shown(split.changed), artefacts: { written: shown(split.written), first: shown(split.first) } };
+    }
     this.state = { ...this.state, setAside: nextSetAside(this.state.setAside, before, after, setAside) };
     this.store.save(this.state);
     if (!outcome.ok) throw outcome.error;
-    const { created, changed } = diffEntries(before, after);
+    const { changed } = diffEntries(before, after);
     return { value: outcome.value, created: created.map(displayPath).sort(), changed: changed.map(displayPath).sort() };
+  }
+
+  release(path: string): void {
+    const released = [...this.state.artefacts].filter((quoted) => displayPath(quoted) === path);
+    if (released.length === 0) return;
+    const artefacts = new Set(this.state.artefacts);
+    for (const quoted of released) artefacts.delete(quoted);
+    this.state = { ...this.state, artefacts };
+    this.store.save(this.state);
   }
 
   private snapshot(): Promise<EntryMap> {

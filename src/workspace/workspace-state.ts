@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { ReadOnlyBind } from '../sandbox/types.js';
 import type { SetAside } from './set-aside.js';
+import type { Artefacts } from './test-artefacts.js';
 
 /**
  * What a GitWorkspace must find again when a process resumes it: the same git dir and the same
@@ -13,6 +14,8 @@ export interface WorkspaceState {
   gitDir: string;
   baseCommit: string;
   setAside: SetAside;
+  /** Test artefacts (test-artefacts.ts): out of the hash until the agent edits one. */
+  artefacts: Artefacts;
   /** The sandbox's git view (sandbox-git-view.ts), decided once; absent in states of older versions. */
   sandboxBinds?: ReadOnlyBind[];
 }
@@ -32,6 +35,7 @@ export const WorkspaceRecordSchema = z.strictObject({
   gitDir: z.string().min(1),
   baseCommit: z.string().regex(/^[0-9a-f]{40,64}$/),
   setAside: z.record(z.string(), z.string().nullable()),
+  artefacts: z.array(z.string()).default([]),
   sandboxBinds: z.array(z.strictObject({ source: z.string().min(1), target: z.string().min(1) })).optional(),
 });
 export type WorkspaceRecord = z.infer<typeof WorkspaceRecordSchema>;
@@ -41,6 +45,7 @@ export function toRecord(state: WorkspaceState): WorkspaceRecord {
     gitDir: state.gitDir,
     baseCommit: state.baseCommit,
     setAside: Object.fromEntries(state.setAside),
+    artefacts: [...state.artefacts].sort(),
     ...(state.sandboxBinds ? { sandboxBinds: state.sandboxBinds } : {}),
   };
 }
@@ -50,6 +55,7 @@ export function fromRecord(record: WorkspaceRecord): WorkspaceState {
     gitDir: record.gitDir,
     baseCommit: record.baseCommit,
     setAside: new Map(Object.entries(record.setAside)),
+    artefacts: new Set(record.artefacts),
     ...(record.sandboxBinds ? { sandboxBinds: record.sandboxBinds } : {}),
   };
 }

@@ -38,6 +38,16 @@ const notConfigured: ToolResult = {
     'no test command is configured, so nothing can be verified. The user sets one with `verify:` in .github/greenfix.yml (or --verify in local mode). Finish with gave_up: true and say so.',
 };
 
+const SHOWN_ARTEFACTS = 20;
+
+/** Said once per path, the first time a test run writes it. */
+function artefactNote(first: string[]): string {
+  if (first.length === 0) return '';
+  const shown = first.slice(0, SHOWN_ARTEFACTS).join(', ');
+  const more = first.length > SHOWN_ARTEFACTS ? ` and ${first.length - SHOWN_ARTEFACTS} more` : '';
+  return `\n[the tests wrote ${shown}${more}: test artefacts, left out of the verified tree and the commit whatever later runs write there; edit one with edit_file only if it really belongs to the change]`;
+}
+
 async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> {
   const { workspace, limits } = ctx;
   const outputFile = claimScratchFile(workspace.scratchDir, 'tests');
@@ -52,12 +62,12 @@ async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> 
         outputFile,
         signal: ctx.signal,
       }),
-    'created',
+    'tests',
   );
   const after = await workspace.treeHash();
   const r = observed.value;
   const tail = clipHeadTail(outputTail(outputFile, r), Math.max(500, limits.outputChars - 500));
-  const full = `[full output: ${outputFile} (read_file it)]`;
+  const full = `[full output: ${outputFile} (read_file it)]${artefactNote(observed.artefacts?.first ?? [])}`;
   if (r.exitCode !== 0 || r.timedOut) {
     return { ok: false, output: `tests failed (${describeExit(r, limits.testTimeoutSec)}): not verified.\n${tail}\n${full}` };
   }
@@ -67,7 +77,7 @@ async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> 
   }
   return {
     ok: true,
-    output: `tests passed (exit code 0 in ${(r.durationMs / 1000).toFixed(1)}s): tree ${after} verified. Finish now, or change more and run_tests again.\n${tail}`,
+    output: `tests passed (exit code 0 in ${(r.durationMs / 1000).toFixed(1)}s): tree ${after} verified. Finish now, or change more and run_tests again.\n${tail}${artefactNote(observed.artefacts?.first ?? [])}`,
     verified: { tree: after, command, exitCode: 0, durationMs: r.durationMs, outputTail: tail },
   };
 }
