@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { createCrashPoints } from '../agent/crash-points.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
@@ -64,7 +63,6 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
 /** What a job supplies to the one assembly (fix/fix-session.ts); the CLI's twin is localSessionInput. */
 export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspace, commands: Commands, gitDir: string): FixSessionInput {
   const { env, job, config, host, files, state, target, reporter, signal } = input;
-  const crashPoints = env.crashPoints ?? createCrashPoints({});
   return {
     workspace,
     commands,
@@ -72,10 +70,10 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     model: env.model,
     sandbox: env.sandbox,
     fileOwner: env.fileOwner,
-    publisher: githubPublisher({ host, gitDir, cloneUrl: job.request.repo.cloneUrl, target, config, jobId: job.id, crashPoints }),
+    publisher: githubPublisher({ host, gitDir, cloneUrl: job.request.repo.cloneUrl, target, config, jobId: job.id, push: env.push }),
     state: state.fixStore(),
     journal: files.journal,
-    crashPoints,
+    wrap: env.wrap,
     instructions: config.instructions ?? null,
     jobId: job.id,
     signal,
