@@ -37,6 +37,7 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     journal: run.journal,
     wrap: crashWrappers(parts.env),
     instructions: null,
+    warn: (message) => stderr(`greenfix: warning: ${message}`),
     now: Date.now,
     onPhase: (phase, detail) => stderr(`greenfix: ${phase}: ${detail}`),
     onEvent: (event) => {

@@ -40,6 +40,8 @@ export interface FixSessionInput {
   instructions: string | null;
   /** Recorded in the journal's start record. */
   jobId?: string;
+  /** Hears why a worktree file (AGENTS.md) was not read (a symlink, FIFO, too large…). */
+  warn?: (message: string) => void;
   signal?: AbortSignal;
   now: () => number;
   onPhase?: FixDeps['onPhase'];
@@ -56,18 +58,19 @@ export interface CommandChoice {
  * The commands of a fix: the saved ones when resuming (a resumed run never re-detects), else
  * detection with a key overriding it only when present. Both entry points call this.
  */
-export function fixCommands(root: string, saved: RunState | undefined, choice: CommandChoice): Commands {
+export function fixCommands(root: string, saved: RunState | undefined, choice: CommandChoice, warn?: (message: string) => void): Commands {
   if (saved) return saved.commands;
-  return detectCommands(root, {
+  const overrides = {
     ...(choice.verify !== undefined ? { verify: choice.verify } : {}),
     ...(choice.setup !== undefined ? { setup: choice.setup } : {}),
-  });
+  };
+  return detectCommands(root, overrides, warn);
 }
 
 /** The one assembly of a fix: caller's input → runFix's dependencies, agent deps included. */
 export function fixDeps(input: FixSessionInput): FixDeps {
   const { workspace, sandbox, commands, budgets } = input;
-  const agentsMd = [readAgentsMd(workspace.root), input.instructions].filter(Boolean).join('\n\n') || null;
+  const agentsMd = [readAgentsMd(workspace.root, input.warn), input.instructions].filter(Boolean).join('\n\n') || null;
   return {
     workspace,
     sandbox,
