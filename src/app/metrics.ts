@@ -23,6 +23,8 @@ export interface Metrics {
   webhook(event: string, result: WebhookResult, seconds: number): void;
   /** One job ended. `outcome` is a short fixed word (succeeded, failed, cancelled, …). */
   jobFinished(kind: JobKind, outcome: string, seconds: number, tokens: TokenUsage, steps: number): void;
+  /** One dependency-cache lookup (hit/miss) or store, with the bytes restored or stored. */
+  depCache(event: 'hit' | 'miss' | 'stored', bytes: number): void;
   /** Where `greenfix_jobs{state}` comes from; asked at every scrape. */
   setJobCounts(counts: JobCounts): void;
   /** The Prometheus text exposition of every metric. */
@@ -105,6 +107,20 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     help: 'Agent steps (model turns) taken by finished jobs.',
     registers,
   });
+  const cacheEvents = new Counter({
+    name: 'greenfix_dep_cache_total',
+    help: 'Dependency cache lookups (hit, miss) and stores of a successful install (stored).',
+    labelNames: ['result'] as const,
+    registers,
+  });
+  const cacheBytes = new Counter({
+    name: 'greenfix_dep_cache_bytes_total',
+    help: 'Bytes of installed dependencies restored from (hit) or written to (stored) the cache.',
+    labelNames: ['result'] as const,
+    registers,
+  });
+  for (const result of ['hit', 'miss', 'stored'] as const) cacheEvents.inc({ result }, 0);
+  for (const result of ['hit', 'stored'] as const) cacheBytes.inc({ result }, 0);
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
 
   return {
@@ -117,6 +133,10 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       tokens.inc({ kind: 'prompt' }, used.prompt);
       tokens.inc({ kind: 'completion' }, used.completion);
       steps.inc(stepCount);
+    },
+    depCache(event, bytes) {
+      cacheEvents.inc({ result: event });
+      if (event !== 'miss') cacheBytes.inc({ result: event }, bytes);
     },
     setJobCounts(counts) {
       jobCounts = counts;

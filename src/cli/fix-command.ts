@@ -5,7 +5,11 @@ import { createSandbox } from '../sandbox/create-sandbox.js';
 import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
-import { fixCommands, runFixSession } from '../fix/fix-session.js';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { cacheBytesFromEnv } from '../config/env-config.js';
+import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
+import { createDepCache } from '../workspace/dep-cache.js';
 import { StateFileError } from '../fix/state-file.js';
 import { objectStoreOf } from '../workspace/sandbox-git-view.js';
 import { removeWorktree } from '../workspace/worktree.js';
@@ -49,10 +53,20 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup }, warn);
   io.stderr(`greenfix: worktree ${run.worktree} at ${workspace.baseCommit.slice(0, 12)}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
 
-  const input = localSessionInput({ options, run, state, workspace, commands, model, sandbox, fileOwner: owner, env: io.env, stderr: io.stderr });
+  const input = localSessionInput({ options, run, state, workspace, commands, model, sandbox, fileOwner: owner, env: io.env, stderr: io.stderr, ...localCaches(run, io, warn) });
   const result = await runFixSession(input, options.task);
   if (result.status === 'published') await removeWorktree(run.repo, run.worktree);
   return reportFix(result, run, options.json, io);
+}
+
+/** The workdir's dependency cache, scoped to this checkout; GREENFIX_CACHE_MB=0 turns it off. */
+function localCaches(run: LocalRun, io: CliIo, warn: (message: string) => void): Pick<FixSessionInput, 'caches'> {
+  const capBytes = cacheBytesFromEnv(io.env);
+  if (typeof capBytes === 'string') throw new UsageError(capBytes);
+  if (capBytes === 0) return {};
+  const deps = createDepCache({ dir: join(run.workdir, 'dep-cache'), capBytes, warn, now: Date.now });
+  const scope = createHash('sha256').update(run.repo).digest('hex').slice(0, 32);
+  return { caches: { deps, managerDir: join(run.workdir, 'package-cache'), scope } };
 }
 
 /** `--resume`: the saved run of this task, which must exist (a damaged one is an error). */

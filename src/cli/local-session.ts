@@ -20,6 +20,8 @@ export interface LocalSessionParts {
   fileOwner: FileOwner | null;
   env: Readonly<Record<string, string | undefined>>;
   stderr: (line: string) => void;
+  /** The setup step's caches (fix-command.ts builds them from GREENFIX_CACHE_MB). */
+  caches?: FixSessionInput['caches'];
 }
 
 /** What `greenfix fix` supplies to the one assembly (fix/fix-session.ts); the job's twin is jobSessionInput. */
@@ -37,9 +39,10 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     journal: run.journal,
     wrap: crashWrappers(parts.env),
     instructions: null,
+    ...(parts.caches ? { caches: parts.caches } : {}),
     warn: (message) => stderr(`greenfix: warning: ${message}`),
     now: Date.now,
-    onPhase: (phase, detail) => stderr(`greenfix: ${phase}: ${detail}`),
+    onPhase: (phase, detail) => stderr(`greenfix: ${phase === 'setup_done' ? 'setup' : phase}: ${detail}`),
     onEvent: (event) => {
       const line = formatEvent(event);
       if (line) stderr(line);

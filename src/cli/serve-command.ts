@@ -102,6 +102,7 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     jobRetentionMs: config.jobRetentionMs,
     queueRetentionMs: config.queueRetentionMs,
     webhookMaxBytes: config.webhookMaxBytes,
+    cacheBytes: config.cacheBytes,
     workerId: lock?.workerId ?? 'receiver',
     wrap: crashWrappers(io.env),
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Probot, Server, type ProbotOctokit } from 'probot';
 import type { Logger } from 'pino';
 import { greenfixApp } from '../app/greenfix-app.js';
@@ -18,6 +19,7 @@ import { sweepJobDirs } from '../run/job-retention.js';
 import { runJob } from '../run/run-job.js';
 import { startWorkerPool, type WorkerPool } from '../run/worker-pool.js';
 import type { JobRequest } from '../triggers/types.js';
+import { createDepCache } from '../workspace/dep-cache.js';
 import { pushBranch } from '../workspace/push-branch.js';
 import type { EffectWrappers } from './crash-wrappers.js';
 
@@ -53,6 +55,8 @@ export interface AppOptions {
   queueRetentionMs?: number;
   /** Largest webhook body accepted (GREENFIX_WEBHOOK_MAX_BYTES); default 5 MiB. Larger: 413, unread. */
   webhookMaxBytes?: number;
+  /** The dependency cache's cap (GREENFIX_CACHE_MB); 0 or absent = no cache. */
+  cacheBytes?: number;
   /** Lease/heartbeat/poll timings; defaults suit production. */
   timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number; retentionSweepMs?: number };
 }
@@ -79,7 +83,16 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
   let retention: RetentionTimer | null = null;
   if (o.role !== 'receiver') {
     const probot = new Probot(probotOptions);
-    const env = jobEnv(o, probot, metrics, t.progressIntervalMs);
+    const depCache = o.cacheBytes
+      ? createDepCache({
+          dir: join(o.workdir, 'dep-cache'),
+          capBytes: o.cacheBytes,
+          warn: (message) => o.log.warn({}, message),
+          now: Date.now,
+          record: (event, bytes) => metrics.depCache(event, bytes),
+        })
+      : undefined;
+    const env = { ...jobEnv(o, probot, metrics, t.progressIntervalMs), ...(depCache ? { depCache } : {}) };
     const resumed = await o.queue.abandon(o.workerId);
     if (resumed > 0) o.log.info({ jobs: resumed }, 'resuming jobs this worker was running when it stopped');
     pool = startWorkerPool({
@@ -97,6 +110,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
       sweep: () => sweepJobDirs(retentionDeps(o)),
       // Oldest first, a bounded batch per sweep, so one sweep never holds the queue for long.
       prune: () => o.queue.prune(Date.now() - queueRetentionMs, PRUNE_BATCH),
+      ...(depCache ? { sweepCache: () => depCache.sweep() } : {}),
       intervalMs: t.retentionSweepMs,
       log: o.log,
     });

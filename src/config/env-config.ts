@@ -41,6 +41,8 @@ export interface EnvConfig {
   queueRetentionMs: number;
   /** Largest webhook body the server reads; a larger one gets 413 before it is buffered. */
   webhookMaxBytes: number;
+  /** Size cap of the dependency cache (`<workdir>/dep-cache`) in bytes; 0 = no cache. */
+  cacheBytes: number;
 }
 
 export interface EnvDeps {
@@ -59,6 +61,15 @@ export const DEFAULT_JOB_RETENTION_DAYS = 7;
 export const DEFAULT_QUEUE_RETENTION_DAYS = 30;
 /** 5 MiB: greenfix's events are a few KB; GitHub caps payloads at 25 MB. */
 export const DEFAULT_WEBHOOK_MAX_BYTES = 5 * 1024 * 1024;
+/** GREENFIX_CACHE_MB's default: 5 GiB of installed dependencies per workdir. */
+export const DEFAULT_CACHE_MB = 5120;
+
+/** GREENFIX_CACHE_MB alone (the local CLI reads no other server variable): bytes, or the rule's message. */
+export function cacheBytesFromEnv(env: Readonly<Record<string, string | undefined>>): number | string {
+  const parsed = EnvSchema.shape.GREENFIX_CACHE_MB.safeParse(env.GREENFIX_CACHE_MB);
+  if (!parsed.success) return `GREENFIX_CACHE_MB ${parsed.error.issues[0]?.message ?? 'is not valid'}`;
+  return (parsed.data ?? DEFAULT_CACHE_MB) * 1024 * 1024;
+}
 const DAY_MS = 86_400_000;
 
 /**
@@ -118,5 +129,6 @@ function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string)
     jobRetentionMs: (v.GREENFIX_JOB_RETENTION_DAYS ?? DEFAULT_JOB_RETENTION_DAYS) * DAY_MS,
     queueRetentionMs: (v.GREENFIX_QUEUE_RETENTION_DAYS ?? DEFAULT_QUEUE_RETENTION_DAYS) * DAY_MS,
     webhookMaxBytes: v.GREENFIX_WEBHOOK_MAX_BYTES ?? DEFAULT_WEBHOOK_MAX_BYTES,
+    cacheBytes: (v.GREENFIX_CACHE_MB ?? DEFAULT_CACHE_MB) * 1024 * 1024,
   };
 }

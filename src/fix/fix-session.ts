@@ -4,11 +4,13 @@ import type { AgentDeps } from '../agent/types.js';
 import type { ChatModel } from '../model/types.js';
 import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
+import type { DepCache } from '../workspace/dep-cache.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { readAgentsMd } from './agents-md.js';
 import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from './defaults.js';
 import type { FixWrappers } from './fix-wrappers.js';
+import { prepareManagerCache } from './manager-cache.js';
 import type { Publisher } from './publisher.js';
 import { runFix, type FixDeps, type FixResult } from './run-fix.js';
 import type { RunState, RunStateStore } from './run-state.js';
@@ -40,6 +42,11 @@ export interface FixSessionInput {
   instructions: string | null;
   /** Recorded in the journal's start record. */
   jobId?: string;
+  /**
+   * The setup step's caches: the workdir's dependency cache, the package managers' caches' root
+   * (`<workdir>/package-cache`), and the repository they are kept for. Absent: setup as it was.
+   */
+  caches?: { deps: DepCache; managerDir: string; scope: string };
   /** Hears why a worktree file (AGENTS.md) was not read (a symlink, FIFO, too large…). */
   warn?: (message: string) => void;
   signal?: AbortSignal;
@@ -79,6 +86,7 @@ export function fixDeps(input: FixSessionInput): FixDeps {
     state: input.wrap.state(input.state),
     openJournal: (path) => input.wrap.journal(openJournal(path)),
     setupTimeoutMs: SETUP_TIMEOUT_MS,
+    ...(input.caches ? { setup: setupCaches(input, input.caches) } : {}),
     agentsMd,
     ...(input.onPhase ? { onPhase: input.onPhase } : {}),
     agent: {
@@ -104,6 +112,19 @@ export function fixDeps(input: FixSessionInput): FixDeps {
         setup: commands.setup,
       },
     },
+  };
+}
+
+/**
+ * Restored files go to the worktree's owner; the uid scheme is part of the key. The managers'
+ * caches are bound only into a real sandbox (unsandboxed, the user's own caches apply).
+ */
+function setupCaches(input: FixSessionInput, caches: NonNullable<FixSessionInput['caches']>): NonNullable<FixDeps['setup']> {
+  const owner = input.fileOwner;
+  return {
+    cache: { cache: caches.deps, scope: caches.scope, uidScheme: owner ? 'dropped-uid' : 'current-user', owner },
+    ...(input.warn ? { warn: input.warn } : {}),
+    ...(input.sandbox.kind === 'bwrap' ? { managerCache: () => prepareManagerCache(caches.managerDir, caches.scope, owner) } : {}),
   };
 }
 

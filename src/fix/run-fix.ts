@@ -6,7 +6,7 @@ import type { Sandbox } from '../sandbox/types.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import type { Published, Publisher } from './publisher.js';
 import type { RunState, RunStateStore } from './run-state.js';
-import { runSetup, setupNote } from './setup-phase.js';
+import { runSetup, setupNote, setupSummary, type SetupDeps } from './setup-phase.js';
 
 export interface FixPaths {
   journal: string;
@@ -25,7 +25,10 @@ export interface FixDeps {
   openJournal(path: string): FileJournal;
   setupTimeoutMs: number;
   agentsMd: string | null;
-  onPhase?: (phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string) => void;
+  /** The dependency cache and the package managers' cache of the setup step, when on. */
+  setup?: Pick<SetupDeps, 'cache' | 'warn'> & { managerCache?: () => Promise<SetupDeps['managerCache']> };
+  /** 'setup_done' carries setupSummary's line ("restored from cache (0.6 s)"). */
+  onPhase?: (phase: 'setup' | 'setup_done' | 'agent' | 'gate' | 'publish', detail: string) => void;
 }
 
 export type FixResult =
@@ -45,10 +48,21 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
   if (setup && !state.setup) {
     deps.onPhase?.('setup', setup);
     const signal = deps.agent.toolContext.signal;
-    const done = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, ...(signal ? { signal } : {}) }, setup);
+    const managerCache = await deps.setup?.managerCache?.();
+    const setupDeps: SetupDeps = {
+      workspace: deps.workspace,
+      sandbox: deps.sandbox,
+      timeoutMs: deps.setupTimeoutMs,
+      ...(signal ? { signal } : {}),
+      ...(deps.setup?.cache ? { cache: deps.setup.cache } : {}),
+      ...(deps.setup?.warn ? { warn: deps.setup.warn } : {}),
+      ...(managerCache ? { managerCache } : {}),
+    };
+    const done = await runSetup(setupDeps, setup);
     signal?.throwIfAborted();
     state = { ...state, setup: done };
     deps.state.set(state);
+    deps.onPhase?.('setup_done', setupSummary(done));
   }
   const note = setup && state.setup ? setupNote(setup, state.setup) : null;
 

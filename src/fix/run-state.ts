@@ -11,7 +11,16 @@ export const RunStateSchema = z.strictObject({
   /** Author/committer date of the commit; fixed once so a re-published commit has the same oid. */
   createdAt: z.number(),
   commands: z.strictObject({ setup: z.string().nullable(), verify: z.string().nullable() }),
-  setup: z.strictObject({ exitCode: z.number().nullable(), timedOut: z.boolean(), durationMs: z.number(), outputTail: z.string() }).optional(),
+  setup: z
+    .strictObject({
+      exitCode: z.number().nullable(),
+      timedOut: z.boolean(),
+      durationMs: z.number(),
+      outputTail: z.string(),
+      /** What the dependency cache did: restored (hit), stored this install, or neither. */
+      cache: z.strictObject({ result: z.enum(['hit', 'stored', 'miss']), bytes: z.number() }).optional(),
+    })
+    .optional(),
   published: z
     .strictObject({
       branch: z.string(),

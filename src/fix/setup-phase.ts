@@ -1,31 +1,89 @@
-import type { Sandbox } from '../sandbox/types.js';
+import type { FileOwner } from '../sandbox/ownership.js';
+import type { Sandbox, WritableBind } from '../sandbox/types.js';
+import type { DepCache } from '../workspace/dep-cache.js';
+import { dependencyCacheKey, type CacheKey } from '../workspace/dep-cache-key.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import { lastLines } from '../agent/tools/command-output.js';
+import { errorText } from '../util/error-text.js';
 import type { RunState } from './run-state.js';
 
 export type SetupResult = NonNullable<RunState['setup']>;
 
+/** The dependency cache as one fix uses it: the workdir's cache, this repository's scope. */
+export interface SetupCache {
+  cache: DepCache;
+  /** The repository (a job's repo id, a local checkout's path): entries never cross it. */
+  scope: string;
+  /** How sandbox uids are chosen (part of the key). */
+  uidScheme: string;
+  /** Who owns the worktree (restored files are given to it); null = the current user. */
+  owner: FileOwner | null;
+}
+
+export interface SetupDeps {
+  workspace: ObservableWorkspace;
+  sandbox: Sandbox;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  cache?: SetupCache;
+  /** The package manager's own cache (npm_config_cache…): bound read-write for setup only. */
+  managerCache?: { bind: WritableBind; env: Record<string, string> };
+  warn?: (message: string) => void;
+}
+
 /**
  * Installs dependencies: the one command that may use the network. Everything it leaves in the
  * tree (node_modules when not ignored, a rewritten lockfile) is set aside: not part of the change.
+ * With a cache: a hit restores the installed directories and skips the command; a successful
+ * install is stored for the next job with the same key. A cache failure never fails the setup.
  */
-export async function runSetup(
-  deps: { workspace: ObservableWorkspace; sandbox: Sandbox; timeoutMs: number; signal?: AbortSignal },
-  command: string,
-): Promise<SetupResult> {
+export async function runSetup(deps: SetupDeps, command: string): Promise<SetupResult> {
+  const key = deps.cache ? await cacheKey(deps, deps.cache, command) : null;
+  if (deps.cache && key) {
+    const { cache, scope, owner } = deps.cache;
+    const { value: hit } = await deps.workspace.observe(() => cache.restore(scope, key, deps.workspace.root, owner), 'all');
+    if (hit) {
+      return { exitCode: 0, timedOut: false, durationMs: Math.round(hit.durationMs), outputTail: `restored ${key.dirs.join(', ')} from the dependency cache`, cache: { result: 'hit', bytes: hit.bytes } };
+    }
+  }
   const { value: r } = await deps.workspace.observe(
     () =>
       deps.sandbox.run({
         command,
         workspace: deps.workspace.root,
         readOnlyBinds: deps.workspace.sandboxBinds,
+        ...(deps.managerCache ? { writableBinds: [deps.managerCache.bind], env: deps.managerCache.env } : {}),
         network: true,
         timeoutMs: deps.timeoutMs,
         ...(deps.signal ? { signal: deps.signal } : {}),
       }),
     'all',
   );
-  return { exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, outputTail: lastLines(`${r.stdout}\n${r.stderr}`.trim(), 40) };
+  const result: SetupResult = { exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, outputTail: lastLines(`${r.stdout}\n${r.stderr}`.trim(), 40) };
+  if (!deps.cache || !key) return result;
+  if (r.exitCode !== 0 || r.timedOut || r.aborted) return { ...result, cache: { result: 'miss', bytes: 0 } };
+  const stored = await deps.cache.cache.store(deps.cache.scope, key, deps.workspace.root, deps.cache.owner).catch((error: unknown) => {
+    deps.warn?.(`dependency cache: not stored: ${errorText(error)}`);
+    return null;
+  });
+  return { ...result, cache: { result: stored ? 'stored' : 'miss', bytes: stored?.bytes ?? 0 } };
+}
+
+async function cacheKey(deps: SetupDeps, cache: SetupCache, command: string): Promise<CacheKey | null> {
+  try {
+    return await dependencyCacheKey(deps.workspace.root, command, cache.cache.tools, cache.uidScheme);
+  } catch (error) {
+    deps.warn?.(`dependency cache: no key (${errorText(error)}): setup runs uncached`);
+    return null;
+  }
+}
+
+/** The status line of a setup: "restored from cache (0.6 s)", "installed (13.5 s), cached". */
+export function setupSummary(setup: SetupResult): string {
+  const seconds = `${(setup.durationMs / 1000).toFixed(1)} s`;
+  if (setup.cache?.result === 'hit') return `restored from cache (${seconds})`;
+  if (setup.exitCode !== 0 || setup.timedOut) return setup.timedOut ? `timed out (${seconds})` : `failed with exit code ${setup.exitCode} (${seconds})`;
+  return setup.cache?.result === 'stored' ? `installed (${seconds}), cached` : `installed (${seconds})`;
 }
 
 /** What the model is told when setup failed: it may be the very thing to fix. */

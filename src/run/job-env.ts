@@ -5,6 +5,7 @@ import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
 import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
+import type { DepCache } from '../workspace/dep-cache.js';
 import type { JobRequest } from '../triggers/types.js';
 import type { PushBranch } from '../workspace/push-branch.js';
 
@@ -21,6 +22,8 @@ export interface JobEnv {
   sandbox: Sandbox;
   fileOwner: FileOwner | null;
   model: ChatModel;
+  /** The workdir's dependency cache (`<workdir>/dep-cache`); absent = every setup installs. */
+  depCache?: DepCache;
   /** A GitHost for the request's installation and repository. */
   hostFor(request: JobRequest): Promise<GitHost>;
   /** The raw `.github/greenfix.yml` (null when absent); throws on a YAML syntax error. */

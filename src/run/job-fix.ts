@@ -77,11 +77,12 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     journal: files.journal,
     wrap: env.wrap,
     instructions: config.instructions ?? null,
+    ...(env.depCache ? { caches: { deps: env.depCache, managerDir: join(env.workdir, 'package-cache'), scope: String(job.request.repo.id) } } : {}),
     jobId: job.id,
     warn: jobWarn(input),
     signal,
     now: env.now,
-    onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
+    onPhase: phaseReporter(reporter, commands.setup),
     onEvent: (event) => {
       if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion);
     },
@@ -91,10 +92,19 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
 /** A worktree file the host would not read (see readRegularFile), in the worker's log. */
 const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn({ jobId: input.job.id }, message);
 
-function onPhase(reporter: JobReporter, phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {
+/** The status comment's phases; the setup line says what the cache did ("restored from cache (0.6 s)"). */
+function phaseReporter(reporter: JobReporter, setup: string | null): NonNullable<FixSessionInput['onPhase']> {
+  let setupLine: string | null = null;
+  return (phase, detail) => {
+    if (phase === 'setup_done') setupLine = detail;
+    onPhase(reporter, phase, detail, setup, setupLine);
+  };
+}
+
+function onPhase(reporter: JobReporter, phase: 'setup' | 'setup_done' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null, setupLine: string | null): void {
   if (phase === 'setup') void reporter.phase('setup', 'running', detail);
   if (phase === 'agent') {
-    void reporter.phase('setup', setup ? 'done' : 'skipped', setup ?? 'no setup command');
+    void reporter.phase('setup', setup ? 'done' : 'skipped', setupLine ?? setup ?? 'no setup command');
     void reporter.phase('agent', 'running', detail);
   }
   if (phase === 'gate') {

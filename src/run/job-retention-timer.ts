@@ -8,6 +8,8 @@ export interface RetentionTimerDeps {
   sweep(): Promise<SweepResult>;
   /** Forgets old finished jobs in the queue (JobQueue.prune); returns how many. */
   prune?(): Promise<number>;
+  /** Evicts the dependency cache down to its cap (least recently used first). */
+  sweepCache?(): Promise<{ removed: number; removedBytes: number; kept: number; keptBytes: number }>;
   /** Between sweeps; the first one runs at start. */
   intervalMs: number;
   log: Pick<JobLog, 'info' | 'warn'>;
@@ -55,6 +57,14 @@ async function sweepAndLog(deps: RetentionTimerDeps): Promise<void> {
     if (r.failed.length > 0) deps.log.warn({ failed: r.failed }, 'job retention: some job directories could not be swept; trying again at the next sweep');
   } catch (error) {
     deps.log.warn({ err: errorText(error) }, 'job retention sweep failed; trying again at the next sweep');
+  }
+  if (deps.sweepCache) {
+    try {
+      const c = await deps.sweepCache();
+      if (c.removed > 0) deps.log.info({ removed: c.removed, bytes: c.removedBytes, kept: c.kept, keptBytes: c.keptBytes }, 'dependency cache: evicted the least recently used entries');
+    } catch (error) {
+      deps.log.warn({ err: errorText(error) }, 'dependency cache sweep failed; trying again at the next sweep');
+    }
   }
   if (!deps.prune) return;
   try {

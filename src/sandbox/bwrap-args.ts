@@ -18,6 +18,8 @@ export interface BwrapPlan {
   network: boolean;
   /** The workspace's git view (host-decided), bound before the workspace so it stays writable. */
   readOnlyBinds: readonly { source: string; target: string }[];
+  /** Host-decided read-write binds (the setup step's package-manager cache). */
+  writableBinds?: readonly { source: string; target: string }[];
   workspace: string;
   cwd: string;
   home: string;
@@ -42,6 +44,7 @@ export function buildBwrapArgs(plan: BwrapPlan): string[] {
   // Mounts apply in order: whatever lives under /tmp must come after the tmpfs.
   for (const path of plan.extraReadOnly) args.push('--ro-bind', path, path);
   for (const bind of plan.readOnlyBinds) args.push('--ro-bind', bind.source, bind.target);
+  for (const bind of plan.writableBinds ?? []) args.push('--bind', bind.source, bind.target);
   args.push('--bind', plan.workspace, plan.workspace, '--chdir', plan.cwd);
   args.push('--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);

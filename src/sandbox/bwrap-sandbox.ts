@@ -98,6 +98,11 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       dataDirs: options.dataDirs ?? [],
       runAs: options.runAs,
     });
+    const writableBinds = checkReadOnlyBinds(request.writableBinds ?? [], workspace, {
+      appDirs: options.appDirs,
+      dataDirs: options.dataDirs ?? [],
+      runAs: options.runAs,
+    });
     const env = sandboxEnvironment(request.env, { home: HOME, path: options.path });
     const bwrapArgs = buildBwrapArgs({
       system,
@@ -106,6 +111,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       extraReadOnly: options.extraReadOnlyPaths ?? [],
       network: request.network === true,
       readOnlyBinds,
+      writableBinds,
       workspace,
       cwd,
       home: HOME,

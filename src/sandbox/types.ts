@@ -10,6 +10,12 @@ export interface ReadOnlyBind {
   target: string;
 }
 
+/**
+ * A host directory shown read-WRITE at `target`: only the package manager's own cache, for the
+ * setup step only. Host-decided like a ReadOnlyBind, checked the same way.
+ */
+export type WritableBind = ReadOnlyBind;
+
 export interface SandboxRequest {
   /** Passed to `bash -c`. */
   command: string;
@@ -22,6 +28,8 @@ export interface SandboxRequest {
   network?: boolean;
   /** The workspace's read-only binds (its git view), as the host decided them; default none. */
   readOnlyBinds?: readonly ReadOnlyBind[];
+  /** Host-decided read-write binds (the setup step's package-manager cache); default none. */
+  writableBinds?: readonly WritableBind[];
   /** Extra non-secret variables, added to the allow-listed base environment. */
   env?: Record<string, string>;
   /** Where the full (capped) combined output is written, if anywhere. */

@@ -1,0 +1,237 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { FileOwner } from '../sandbox/ownership.js';
+import { DEFAULT_SANDBOX_PATH } from '../sandbox/environment.js';
+import { readRegularText, RegularFileError } from '../util/regular-file.js';
+import { runProcess } from '../util/run-process.js';
+import { errorText } from '../util/error-text.js';
+import type { CacheKey, ToolVersions } from './dep-cache-key.js';
+import { copyTreeNoFollow, TreeCopyError } from './safe-tree-copy.js';
+
+/** A `.tmp-*` entry older than this is an interrupted store: the sweep removes it. */
+const STALE_TMP_MS = 3_600_000;
+
+const MetaSchema = z.strictObject({
+  version: z.literal(1),
+  key: z.string().regex(/^[0-9a-f]{64}$/),
+  manager: z.string(),
+  dirs: z.array(z.string().regex(/^[A-Za-z0-9._-]+$/)).min(1),
+  parts: z.record(z.string(), z.string()),
+  files: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  createdAt: z.number(),
+});
+type Meta = z.infer<typeof MetaSchema>;
+
+export interface DepCacheOptions {
+  /** `<workdir>/dep-cache`: host-owned, never bound into a sandbox. */
+  dir: string;
+  capBytes: number;
+  warn(message: string): void;
+  now(): number;
+  /** Hears each lookup (hit or miss) and each store, with the bytes moved: for /metrics. */
+  record?: (event: 'hit' | 'miss' | 'stored', bytes: number) => void;
+}
+
+export interface CacheUse {
+  bytes: number;
+  files: number;
+  durationMs: number;
+}
+
+export interface SweepSummary {
+  removed: number;
+  removedBytes: number;
+  kept: number;
+  keptBytes: number;
+}
+
+export interface DepCache {
+  /** The host's tool versions for keys (memoised: asked once per process and tool). */
+  readonly tools: ToolVersions;
+  /** Copies the entry's directories into a fresh `worktree` owned by `owner`; null on a miss. */
+  restore(scope: string, key: CacheKey, worktree: string, owner: FileOwner | null): Promise<CacheUse | null>;
+  /** Keeps the worktree's installed directories after a successful setup; null when not stored. */
+  store(scope: string, key: CacheKey, worktree: string, owner: FileOwner | null): Promise<CacheUse | null>;
+  /** Drops corrupt entries and interrupted stores, then the least recently used above the cap. */
+  sweep(): Promise<SweepSummary>;
+}
+
+/**
+ * The dependency cache of a workdir: `<dir>/<scope>/<key>/{meta.json, node_modules/}` per
+ * repository (scope) and key (dep-cache-key.ts). Stored only from a finished, successful setup,
+ * copied from the worktree without following anything (safe-tree-copy.ts) into `.tmp-*`, then
+ * renamed: an entry is complete or absent, and of two jobs storing at once the second rename fails
+ * and its copy is dropped. Restored by copy (`cp --reflink=auto`), never hard links, so what a job
+ * does to its node_modules never reaches the cache. Last use = the entry directory's mtime.
+ */
+export function createDepCache(options: DepCacheOptions): DepCache {
+  const versions = new Map<string, Promise<string>>();
+  let platform: string | null = null;
+  const tools: ToolVersions = {
+    version: (tool) => {
+      let v = versions.get(tool);
+      if (!v) versions.set(tool, (v = probeVersion(tool, options.dir)));
+      return v;
+    },
+    get platform() {
+      platform ??= hostPlatform();
+      return platform;
+    },
+  };
+  const entryDir = (scope: string, key: CacheKey) => join(options.dir, scopeName(scope), key.key);
+
+  const restore: DepCache['restore'] = async (scope, key, worktree, owner) => {
+    const hit = await restoreEntry(scope, key, worktree, owner);
+    options.record?.(hit ? 'hit' : 'miss', hit?.bytes ?? 0);
+    return hit;
+  };
+  const restoreEntry: DepCache['restore'] = async (scope, key, worktree, owner) => {
+    const started = performance.now();
+    const dir = entryDir(scope, key);
+    const meta = readMeta(dir, options.warn);
+    if (!meta || meta.key !== key.key) return null;
+    for (const name of meta.dirs) {
+      if (exists(join(worktree, name))) {
+        options.warn(`dependency cache: ${name} is already in the worktree (committed?): not restored, setup runs`);
+        return null;
+      }
+    }
+    try {
+      for (const name of meta.dirs) {
+        await run(['cp', '-a', '-T', '--reflink=auto', '--no-preserve=ownership', join(dir, name), join(worktree, name)]);
+        if (owner) await run(['chown', '-R', '-h', `${owner.uid}:${owner.gid}`, join(worktree, name)]);
+      }
+    } catch (error) {
+      options.warn(`dependency cache: restoring ${dir} failed (${errorText(error)}): setup runs`);
+      for (const name of meta.dirs) rmSync(join(worktree, name), { recursive: true, force: true });
+      return null;
+    }
+    const now = new Date(options.now());
+    utimesSync(dir, now, now);
+    return { bytes: meta.bytes, files: meta.files, durationMs: performance.now() - started };
+  };
+
+  const store: DepCache['store'] = async (scope, key, worktree, owner) => {
+    const started = performance.now();
+    const dir = entryDir(scope, key);
+    if (exists(dir)) return null;
+    if (!key.dirs.every((name) => exists(join(worktree, name)))) return null;
+    mkdirSync(join(options.dir, scopeName(scope)), { recursive: true, mode: 0o700 });
+    const tmp = join(options.dir, scopeName(scope), `.tmp-${key.key}-${randomBytes(6).toString('hex')}`);
+    mkdirSync(tmp, { mode: 0o700 });
+    try {
+      const total = { files: 0, bytes: 0 };
+      for (const name of key.dirs) {
+        const s = copyTreeNoFollow(worktree, tmp, name, { expectOwner: owner ? owner.uid : (process.getuid?.() ?? null), maxBytes: options.capBytes - total.bytes });
+        total.files += s.files;
+        total.bytes += s.bytes;
+      }
+      const meta: Meta = { version: 1, key: key.key, manager: key.manager, dirs: [...key.dirs], parts: key.parts, ...total, createdAt: options.now() };
+      writeFileSync(join(tmp, 'meta.json'), JSON.stringify(meta), { mode: 0o600, flag: 'wx' });
+      try {
+        renameSync(tmp, dir);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOTEMPTY' || code === 'EEXIST') return null; // another job stored it first
+        throw error;
+      }
+      options.record?.('stored', total.bytes);
+      await sweep();
+      return { ...total, durationMs: performance.now() - started };
+    } catch (error) {
+      if (!(error instanceof TreeCopyError)) throw error;
+      options.warn(`dependency cache: not stored: ${error.message}`);
+      return null;
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  };
+
+  const sweep: DepCache['sweep'] = async () => {
+    const entries: { path: string; bytes: number; used: number }[] = [];
+    const summary: SweepSummary = { removed: 0, removedBytes: 0, kept: 0, keptBytes: 0 };
+    for (const scope of list(options.dir)) {
+      for (const name of list(join(options.dir, scope))) {
+        const path = join(options.dir, scope, name);
+        const used = lstatSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+        if (name.startsWith('.tmp-')) {
+          if (options.now() - used > STALE_TMP_MS) rmSync(path, { recursive: true, force: true });
+          continue;
+        }
+        const meta = readMeta(path, options.warn);
+        if (meta) entries.push({ path, bytes: meta.bytes, used });
+      }
+    }
+    entries.sort((a, b) => b.used - a.used);
+    let total = 0;
+    for (const entry of entries) {
+      if (total + entry.bytes <= options.capBytes) {
+        total += entry.bytes;
+        summary.kept += 1;
+        summary.keptBytes += entry.bytes;
+        continue;
+      }
+      rmSync(entry.path, { recursive: true, force: true });
+      summary.removed += 1;
+      summary.removedBytes += entry.bytes;
+    }
+    return summary;
+  };
+
+  return { tools, restore, store, sweep };
+}
+
+/** The entry's metadata; a corrupt entry (unreadable meta, missing directory) is dropped with a warning. */
+function readMeta(dir: string, warn: (message: string) => void): Meta | null {
+  if (!exists(dir)) return null;
+  let meta: Meta | null = null;
+  try {
+    const text = readRegularText(dir, 'meta.json', 1024 * 1024);
+    const parsed = text === null ? null : MetaSchema.safeParse(JSON.parse(text));
+    if (parsed?.success && parsed.data.dirs.every((name) => lstatSync(join(dir, name), { throwIfNoEntry: false })?.isDirectory())) meta = parsed.data;
+  } catch (error) {
+    if (!(error instanceof RegularFileError) && !(error instanceof SyntaxError)) throw error;
+  }
+  if (!meta) {
+    warn(`dependency cache: dropped the corrupt entry ${dir}`);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return meta;
+}
+
+/** A repository id or path as one directory name. */
+function scopeName(scope: string): string {
+  return /^[A-Za-z0-9_-]{1,64}$/.test(scope) ? scope : createHash('sha256').update(scope).digest('hex').slice(0, 32);
+}
+
+function exists(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+function list(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+async function run(argv: string[]): Promise<void> {
+  const r = await runProcess({ argv, cwd: '/', env: { PATH: DEFAULT_SANDBOX_PATH }, timeoutMs: 600_000 });
+  if (r.exitCode !== 0) throw new Error(`${argv[0]} exited ${r.exitCode ?? r.signal}: ${r.stderr.trim().slice(0, 500)}`);
+}
+
+/** `tool --version` run by the host in a directory of its own, with no config of the worktree's. */
+async function probeVersion(tool: string, dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const r = await runProcess({ argv: [tool, '--version'], cwd: dir, env: { PATH: DEFAULT_SANDBOX_PATH, HOME: dir }, timeoutMs: 30_000 }).catch(() => null);
+  return r && r.exitCode === 0 ? r.stdout.trim() : 'unavailable';
+}
+
+function hostPlatform(): string {
+  const header = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
+  return `${process.platform}-${process.arch}-glibc${header?.header?.glibcVersionRuntime ?? 'none'}`;
+}

@@ -1,0 +1,237 @@
+import { chmodSync, existsSync, lchownSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runProcess } from '../../src/util/run-process.js';
+import { createDepCache, type DepCache } from '../../src/workspace/dep-cache.js';
+import { dependencyCacheKey, type CacheKey, type ToolVersions } from '../../src/workspace/dep-cache-key.js';
+import { prepareWorkspaceOwnership, sandboxFileOwner } from '../../src/sandbox/ownership.js';
+import { TempDirs } from './helpers.js';
+
+const temp = new TempDirs();
+afterEach(() => temp.cleanup());
+
+const isRoot = process.getuid?.() === 0;
+/** Who the sandbox runs as here (65534 under root): the worktree's owner. */
+const owner = sandboxFileOwner();
+const TOOLS: ToolVersions = { version: async (tool) => `${tool}-1.0.0`, platform: 'linux-x64-test' };
+const LOCK = '{"lockfileVersion":3,"packages":{}}\n';
+
+function cacheIn(dir: string, capBytes = 1024 ** 3, warnings: string[] = [], events: string[] = []): DepCache {
+  return createDepCache({ dir, capBytes, warn: (m) => warnings.push(m), now: Date.now, record: (e) => events.push(e) });
+}
+
+/** A worktree as setup leaves it: a lockfile and an installed node_modules, owned by the sandbox uid. */
+async function installed(files: Record<string, string> = { 'node_modules/dep-a/index.js': 'exports.a = 1;\n' }, lock = LOCK): Promise<string> {
+  const root = temp.make('gf-cache-wt-');
+  chmodSync(root, 0o755);
+  writeFileSync(join(root, 'package-lock.json'), lock);
+  writeFileSync(join(root, 'package.json'), '{"name":"r"}\n');
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  await prepareWorkspaceOwnership(root, owner);
+  return root;
+}
+
+/** A fresh worktree (same lockfile), as a second job gets it. */
+async function fresh(lock = LOCK): Promise<string> {
+  return installed({}, lock);
+}
+
+async function keyOf(root: string, setup = 'npm ci'): Promise<CacheKey> {
+  const key = await dependencyCacheKey(root, setup, TOOLS, 'test');
+  if (!key) throw new Error('expected a key');
+  return key;
+}
+
+describe('dependency cache key', () => {
+  it('changes with the lockfile, the setup command, the tool versions, the platform and the uid scheme', async () => {
+    const a = await keyOf(await fresh());
+    expect((await keyOf(await fresh())).key).toBe(a.key);
+    expect((await keyOf(await fresh('{"lockfileVersion":3,"packages":{"x":{}}}\n'))).key).not.toBe(a.key);
+    expect((await keyOf(await fresh(), 'npm ci --ignore-scripts')).key).not.toBe(a.key);
+    const root = await fresh();
+    expect((await dependencyCacheKey(root, 'npm ci', { ...TOOLS, version: async (t) => `${t}-2.0.0` }, 'test'))?.key).not.toBe(a.key);
+    expect((await dependencyCacheKey(root, 'npm ci', { ...TOOLS, platform: 'linux-arm64' }, 'test'))?.key).not.toBe(a.key);
+    expect((await dependencyCacheKey(root, 'npm ci', TOOLS, 'per-job'))?.key).not.toBe(a.key);
+    expect(a.dirs).toEqual(['node_modules']);
+  });
+
+  it('is null without a lockfile, or when the lockfile is a symlink the host will not follow', async () => {
+    const root = temp.make('gf-cache-nolock-');
+    writeFileSync(join(root, 'package.json'), '{}');
+    expect(await dependencyCacheKey(root, 'npm install', TOOLS, 'test')).toBeNull();
+    symlinkSync('/etc/hostname', join(root, 'package-lock.json'));
+    expect(await dependencyCacheKey(root, 'npm ci', TOOLS, 'test')).toBeNull();
+  });
+});
+
+describe('dependency cache', () => {
+  it('restores a stored entry by copy (new inodes, the job owner\'s), and survives a restart', async () => {
+    const dir = temp.make('gf-cache-');
+    const events: string[] = [];
+    const first = await installed();
+    const key = await keyOf(first);
+    const stored = await cacheIn(dir, undefined, [], events).store('repo-1', key, first, owner);
+    expect(stored).toEqual(expect.objectContaining({ files: 1, bytes: 'exports.a = 1;\n'.length }));
+
+    // A new process: a new cache object over the same directory.
+    const second = await fresh();
+    const hit = await cacheIn(dir, undefined, [], events).restore('repo-1', key, second, owner);
+    expect(hit).toEqual(expect.objectContaining({ files: 1 }));
+    const restored = join(second, 'node_modules/dep-a/index.js');
+    expect(readFileSync(restored, 'utf8')).toBe('exports.a = 1;\n');
+    const cached = join(dir, 'repo-1', key.key, 'node_modules/dep-a/index.js');
+    expect(statSync(restored).ino).not.toBe(statSync(cached).ino);
+    expect(statSync(restored).nlink).toBe(1);
+    expect(statSync(restored).uid).toBe(owner?.uid ?? process.getuid?.());
+    expect(events).toEqual(['stored', 'hit']);
+  });
+
+  it('misses for another repository and for another key', async () => {
+    const dir = temp.make('gf-cache-');
+    const cache = cacheIn(dir);
+    const first = await installed();
+    await cache.store('repo-1', await keyOf(first), first, owner);
+    const other = await fresh();
+    expect(await cache.restore('repo-2', await keyOf(other), other, owner)).toBeNull();
+    const changed = await fresh('{"lockfileVersion":3,"packages":{"y":{}}}\n');
+    expect(await cache.restore('repo-1', await keyOf(changed), changed, owner)).toBeNull();
+    expect(existsSync(join(changed, 'node_modules'))).toBe(false);
+  });
+
+  it('a job that changes its node_modules does not change the cache for the next job', async () => {
+    const dir = temp.make('gf-cache-');
+    const cache = cacheIn(dir);
+    const first = await installed();
+    const key = await keyOf(first);
+    await cache.store('r', key, first, owner);
+    writeFileSync(join(first, 'node_modules/dep-a/index.js'), 'poisoned after the store');
+    const second = await fresh();
+    await cache.restore('r', key, second, owner);
+    writeFileSync(join(second, 'node_modules/dep-a/index.js'), 'poisoned after the restore');
+    writeFileSync(join(second, 'node_modules/dep-a/extra.js'), 'new file');
+    const third = await fresh();
+    await cache.restore('r', key, third, owner);
+    expect(readFileSync(join(third, 'node_modules/dep-a/index.js'), 'utf8')).toBe('exports.a = 1;\n');
+    expect(existsSync(join(third, 'node_modules/dep-a/extra.js'))).toBe(false);
+  });
+
+  it('two jobs storing the same key at once leave one entry and no temporary copy', async () => {
+    const dir = temp.make('gf-cache-');
+    const cache = cacheIn(dir);
+    const a = await installed();
+    const b = await installed();
+    const key = await keyOf(a);
+    const results = await Promise.all([cache.store('r', key, a, owner), cacheIn(dir).store('r', key, b, owner)]);
+    expect(results.filter(Boolean).length).toBeGreaterThanOrEqual(1);
+    expect(readdirSync(join(dir, 'r'))).toEqual([key.key]);
+  });
+
+  it('drops a corrupt entry with a warning, and then stores again', async () => {
+    const dir = temp.make('gf-cache-');
+    const warnings: string[] = [];
+    const cache = cacheIn(dir, undefined, warnings);
+    const first = await installed();
+    const key = await keyOf(first);
+    await cache.store('r', key, first, owner);
+    writeFileSync(join(dir, 'r', key.key, 'meta.json'), '{"version":1, truncated');
+    const second = await fresh();
+    expect(await cache.restore('r', key, second, owner)).toBeNull();
+    expect(warnings).toEqual([expect.stringContaining('dropped the corrupt entry')]);
+    expect(existsSync(join(dir, 'r', key.key))).toBe(false);
+    expect(existsSync(join(second, 'node_modules'))).toBe(false);
+    expect(await cache.store('r', key, first, owner)).not.toBeNull();
+  });
+
+  it('eviction keeps the most recently used entries under the cap', async () => {
+    const dir = temp.make('gf-cache-');
+    const content = 'x'.repeat(1000);
+    const cache = cacheIn(dir, 2500);
+    const keys: CacheKey[] = [];
+    for (let i = 0; i < 4; i++) {
+      const root = await installed({ 'node_modules/p/index.js': content }, `{"lockfileVersion":3,"n":${i}}\n`);
+      const key = await keyOf(root);
+      keys.push(key);
+      await cache.store('r', key, root, owner);
+      // Last use is the entry's mtime: make the order explicit, oldest first.
+      const t = new Date(Date.now() - (10 - i) * 60_000);
+      if (existsSync(join(dir, 'r', key.key))) utimesSync(join(dir, 'r', key.key), t, t);
+    }
+    const summary = await cache.sweep();
+    expect(summary.keptBytes).toBeLessThanOrEqual(2500);
+    expect(readdirSync(join(dir, 'r')).sort()).toEqual([keys[2]!.key, keys[3]!.key].sort());
+  });
+
+  it('does not restore into a worktree that already has node_modules (a committed symlink is not written through)', async () => {
+    const dir = temp.make('gf-cache-');
+    const cache = cacheIn(dir, undefined, []);
+    const first = await installed();
+    const key = await keyOf(first);
+    await cache.store('r', key, first, owner);
+    const target = temp.make('gf-cache-victim-');
+    const second = await fresh();
+    symlinkSync(target, join(second, 'node_modules'));
+    expect(await cache.restore('r', key, second, owner)).toBeNull();
+    expect(readdirSync(target)).toEqual([]);
+  });
+});
+
+describe('dependency cache: what the sandbox left in node_modules is hostile', () => {
+  it('keeps a symlink as a symlink: the host never reads what it points at', async () => {
+    const dir = temp.make('gf-cache-');
+    const secret = join(temp.make('gf-cache-secret-'), 'secret.txt');
+    writeFileSync(secret, 'host secret');
+    const first = await installed();
+    symlinkSync(secret, join(first, 'node_modules/dep-a/leak.txt'));
+    if (owner) lchownSync(join(first, 'node_modules/dep-a/leak.txt'), owner.uid, owner.gid);
+    const key = await keyOf(first);
+    await cacheIn(dir).store('r', key, first, owner);
+    const cached = join(dir, 'r', key.key, 'node_modules/dep-a/leak.txt');
+    expect(lstatSync(cached).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(cached)).toBe(secret);
+  });
+
+  it('stores nothing when node_modules itself is a symlink', async () => {
+    const dir = temp.make('gf-cache-');
+    const elsewhere = await installed();
+    const first = await fresh();
+    symlinkSync(join(elsewhere, 'node_modules'), join(first, 'node_modules'));
+    if (owner) lchownSync(join(first, 'node_modules'), owner.uid, owner.gid);
+    const warnings: string[] = [];
+    expect(await cacheIn(dir, undefined, warnings).store('r', await keyOf(first), first, owner)).toBeNull();
+    expect(warnings).toEqual([expect.stringContaining('not a directory')]);
+    expect(readdirSync(join(dir, 'r'))).toEqual([]);
+  });
+
+  it('refuses a FIFO (without blocking on it) and stores nothing', async () => {
+    const dir = temp.make('gf-cache-');
+    const first = await installed();
+    const fifo = join(first, 'node_modules/dep-a/pipe');
+    const r = await runProcess({ argv: ['mkfifo', fifo], cwd: first, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10_000 });
+    expect(r.exitCode).toBe(0);
+    if (owner) lchownSync(fifo, owner.uid, owner.gid);
+    const warnings: string[] = [];
+    expect(await cacheIn(dir, undefined, warnings).store('r', await keyOf(first), first, owner)).toBeNull();
+    expect(warnings).toEqual([expect.stringContaining('FIFO')]);
+    expect(readdirSync(join(dir, 'r'))).toEqual([]);
+  });
+
+  (isRoot ? it : it.skip)('refuses a file the sandbox uid does not own (a hard link to a root file)', async () => {
+    const dir = temp.make('gf-cache-');
+    const first = await installed();
+    writeFileSync(join(first, 'node_modules/dep-a/root-owned'), 'root only', { mode: 0o600 });
+    const warnings: string[] = [];
+    expect(await cacheIn(dir, undefined, warnings).store('r', await keyOf(first), first, owner)).toBeNull();
+    expect(warnings).toEqual([expect.stringContaining('belongs to uid 0')]);
+  });
+
+  it('drops setuid and setgid bits', async () => {
+    const dir = temp.make('gf-cache-');
+    const first = await installed({ 'node_modules/dep-a/bin.sh': '#!/bin/sh\n' });
+    chmodSync(join(first, 'node_modules/dep-a/bin.sh'), 0o6755);
+    const key = await keyOf(first);
+    await cacheIn(dir).store('r', key, first, owner);
+    expect(statSync(join(dir, 'r', key.key, 'node_modules/dep-a/bin.sh')).mode & 0o7777).toBe(0o755);
+  });
+});
