@@ -33,6 +33,8 @@ export interface ManagerCache {
  */
 export async function prepareManagerCache(dir: string, scope: string, owner: FileOwner | null): Promise<ManagerCache | undefined> {
   const source = join(dir, scope.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80));
+  // The root may be passed through (0711: nothing listed), each repository's cache only by its uid.
+  mkdirSync(dir, { recursive: true, mode: 0o711 });
   mkdirSync(source, { recursive: true, mode: 0o700 });
   const st = lstatSync(source);
   if (owner && (st.uid !== owner.uid || st.gid !== owner.gid)) {
