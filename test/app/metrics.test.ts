@@ -33,6 +33,22 @@ describe('createMetrics', () => {
     expect(sample(text, 'greenfix_agent_steps_total')).toBe(15);
   });
 
+  it('counts dependency-cache hits, misses and stores, and the bytes restored and stored', async () => {
+    const metrics = createMetrics({ processMetrics: false });
+    const before = await metrics.render();
+    expect(sample(before, 'greenfix_dep_cache_total{result="hit"}')).toBe(0);
+    metrics.depCache('miss', 0);
+    metrics.depCache('stored', 5000);
+    metrics.depCache('hit', 5000);
+    metrics.depCache('hit', 5000);
+    const text = await metrics.render();
+    expect(sample(text, 'greenfix_dep_cache_total{result="hit"}')).toBe(2);
+    expect(sample(text, 'greenfix_dep_cache_total{result="miss"}')).toBe(1);
+    expect(sample(text, 'greenfix_dep_cache_total{result="stored"}')).toBe(1);
+    expect(sample(text, 'greenfix_dep_cache_bytes_total{result="hit"}')).toBe(10000);
+    expect(sample(text, 'greenfix_dep_cache_bytes_total{result="stored"}')).toBe(5000);
+  });
+
   it('asks for job counts at every scrape', async () => {
     const metrics = createMetrics({ processMetrics: false });
     const counts = [

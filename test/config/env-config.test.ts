@@ -40,6 +40,7 @@ describe('loadEnvConfig', () => {
       jobRetentionMs: 7 * 86_400_000,
       queueRetentionMs: 30 * 86_400_000,
       webhookMaxBytes: 5 * 1024 * 1024,
+      cacheBytes: 5120 * 1024 * 1024,
     });
   });
 
@@ -67,6 +68,7 @@ describe('loadEnvConfig', () => {
         GREENFIX_JOB_RETENTION_DAYS: '0',
         GREENFIX_QUEUE_RETENTION_DAYS: '90',
         GREENFIX_WEBHOOK_MAX_BYTES: '1048576',
+        GREENFIX_CACHE_MB: '0',
       },
       { cwd: '/srv/greenfix' },
     );
@@ -95,6 +97,7 @@ describe('loadEnvConfig', () => {
       jobRetentionMs: 0,
       queueRetentionMs: 90 * 86_400_000,
       webhookMaxBytes: 1_048_576,
+      cacheBytes: 0,
     });
   });
 
@@ -163,6 +166,7 @@ describe('loadEnvConfig', () => {
     ['GREENFIX_QUEUE_RETENTION_DAYS', '0', 'GREENFIX_QUEUE_RETENTION_DAYS: must be a whole number from 1 to 3650'],
     ['GREENFIX_WEBHOOK_MAX_BYTES', '5MB', 'GREENFIX_WEBHOOK_MAX_BYTES: must be a whole number from 65536 to 26214400'],
     ['GREENFIX_WEBHOOK_MAX_BYTES', '30000000', 'GREENFIX_WEBHOOK_MAX_BYTES: must be a whole number from 65536 to 26214400'],
+    ['GREENFIX_CACHE_MB', '5G', 'GREENFIX_CACHE_MB: must be a whole number from 0 to 1048576'],
   ])('%s=%j → one problem', (name, value, message) => {
     const problems = problemsOf({ ...APP, [name]: value });
     expect(problems).toHaveLength(1);

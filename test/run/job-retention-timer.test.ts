@@ -87,6 +87,35 @@ describe('startJobRetention', () => {
     ]);
   });
 
+  it('evicts the dependency cache after each directory sweep; a failing eviction is a warning', async () => {
+    const logs = memoryLog();
+    const answers: Array<{ removed: number; removedBytes: number; kept: number; keptBytes: number } | Error> = [
+      { removed: 2, removedBytes: 900, kept: 1, keptBytes: 100 },
+      new Error('EACCES'),
+      { removed: 0, removedBytes: 0, kept: 1, keptBytes: 100 },
+    ];
+    const order: string[] = [];
+    timer = startJobRetention({
+      sweep: async () => (order.push('dirs'), EMPTY),
+      sweepCache: async () => {
+        order.push('cache');
+        const answer = answers.shift()!;
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+      intervalMs: 3_600_000,
+      log: logs.log,
+    });
+    await timer.sweepNow();
+    await timer.sweepNow();
+    await timer.sweepNow();
+    expect(order).toEqual(['dirs', 'cache', 'dirs', 'cache', 'dirs', 'cache']);
+    expect(logs.entries).toEqual([
+      expect.objectContaining({ level: 'info', obj: { removed: 2, bytes: 900, kept: 1, keptBytes: 100 } }),
+      expect.objectContaining({ level: 'warn', obj: { err: 'Error: EACCES' } }),
+    ]);
+  });
+
   it('stop waits for the sweep in flight and no sweep starts afterwards', async () => {
     const s = controlledSweep();
     timer = startJobRetention({ sweep: s.sweep, intervalMs: 1, log: memoryLog().log });

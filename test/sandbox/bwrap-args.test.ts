@@ -58,6 +58,15 @@ describe('buildBwrapArgs', () => {
     expect(triple(args, '--bind', plan.workspace)).toBeGreaterThan(view);
   });
 
+  it('binds a host-decided writable path (the setup step\'s package cache) read-write, only when asked', () => {
+    expect(args).not.toContain('/srv/package-cache/7');
+    const withCache = buildBwrapArgs({ ...plan, network: true, writableBinds: [{ source: '/srv/package-cache/7', target: '/var/cache/greenfix-packages' }] });
+    const at = triple(withCache, '--bind', '/srv/package-cache/7');
+    expect(at).toBeGreaterThan(-1);
+    expect(withCache[at + 2]).toBe('/var/cache/greenfix-packages');
+    expect(triple(withCache, '--ro-bind', '/srv/package-cache/7')).toBe(-1);
+  });
+
   it('clears the environment before setting the allow-list, and runs the command through bash', () => {
     const clear = args.indexOf('--clearenv');
     expect(clear).toBeGreaterThan(-1);
