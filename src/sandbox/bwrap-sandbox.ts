@@ -10,8 +10,10 @@
  *   (HOME=/tmp/home); fresh /proc and /dev; the workspace read-write at its own path; the
  *   worktree's git common dir read-only. Never `/`: /root, /home, /work, /run, /var and greenfix's
  *   own directories (cwd, install dir) do not exist inside. `extraReadOnlyPaths` adds tool installs.
- * - Network: its own empty network namespace (loopback only). Only a request with
- *   `network: true` (the setup step) shares the host's network and sees resolv.conf and CAs.
+ * - Network: its own empty network namespace (loopback only), always. A request with
+ *   `network: true` (the setup step) reaches the world only through greenfix's egress proxy
+ *   (egress-proxy.ts, one per run): public addresses only, optionally only allow-listed domains;
+ *   it sees the CA certificates, not resolv.conf (the proxy resolves).
  * - Environment: cleared, then an allow-list plus the request's variables, refused when they look
  *   like secrets (`SandboxRequestError('env-refused')`).
  * - Processes: own pid, ipc, uts and user namespaces, no nested user namespaces, a new session
@@ -27,8 +29,11 @@
 import { runProcess } from '../util/run-process.js';
 import { isWithin } from './app-dirs.js';
 import { buildBwrapArgs, buildLaunchArgv, type LaunchTools, type SystemEntry } from './bwrap-args.js';
-import { sandboxEnvironment } from './environment.js';
-import { SandboxRequestError } from './errors.js';
+import type { EndpointPolicy, Resolver } from './egress-decision.js';
+import { EGRESS_MOUNT, EGRESS_PORT, PROXY_SOCKET, findSandboxNode, openEgressSession, proxyEnvironment, type EgressSession } from './egress-session.js';
+import { FORWARDER_FILE } from './egress-forwarder.js';
+import { DEFAULT_SANDBOX_PATH, sandboxEnvironment } from './environment.js';
+import { SandboxRequestError, SandboxUnavailableError } from './errors.js';
 import { gitCommonDirOf } from './git-common-dir.js';
 import { ETC_ALLOW, ETC_NETWORK, probeEtc, probeSystemDirs } from './host-layout.js';
 import { isReachableBy, type FileOwner } from './ownership.js';
@@ -66,6 +71,17 @@ export interface BwrapSandboxOptions {
   system?: readonly SystemEntry[];
   etc?: readonly string[];
   networkEtc?: readonly string[];
+  egress?: EgressOptions;
+}
+
+export interface EgressOptions {
+  /** The operator's allow-list (GREENFIX_SETUP_ALLOW); null or absent: any public host. */
+  allow?: readonly string[] | null;
+  /** The node that runs the forwarder inside; default: found on the sandbox PATH under /usr… */
+  node?: string;
+  /** Tests only: a policy that lets one loopback server count as public, a fake resolver. */
+  policy?: EndpointPolicy;
+  resolve?: Resolver;
 }
 
 const HOME = '/tmp/home';
@@ -89,13 +105,25 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
         `workspace ${workspace} is not reachable by the sandbox uid ${options.runAs.uid}: every parent directory needs o+x`,
       );
     }
-    const env = sandboxEnvironment(request.env, { home: HOME, path: options.path });
+    const session = request.network === true ? await openEgress(request, options, system) : null;
+    try {
+      const result = await runIn(request, session, cwd);
+      return session ? { ...result, egress: session.report() } : result;
+    } finally {
+      await session?.close();
+    }
+  };
+
+  const runIn = async (request: SandboxRequest, session: (EgressSession & { node: string }) | null, cwd: string): Promise<SandboxResult> => {
+    const workspace = request.workspace;
+    const extra = session ? { ...proxyEnvironment(), ...request.env } : request.env;
+    const env = sandboxEnvironment(extra, { home: HOME, path: options.path });
     const bwrapArgs = buildBwrapArgs({
       system,
       etc,
       networkEtc,
       extraReadOnly: options.extraReadOnlyPaths ?? [],
-      network: request.network === true,
+      egress: session ? { dir: session.dir, mount: EGRESS_MOUNT, node: session.node, forwarder: FORWARDER_FILE, socket: PROXY_SOCKET, port: EGRESS_PORT } : null,
       gitCommonDir: options.bindGitCommonDir === false ? null : bindableGitDir(workspace, options),
       workspace,
       cwd,
@@ -118,6 +146,28 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   };
 
   return { kind: 'bwrap', run };
+}
+
+/** The setup run's proxy; the node check comes first so a host without one fails before anything starts. */
+async function openEgress(request: SandboxRequest, options: BwrapSandboxOptions, system: readonly SystemEntry[]): Promise<EgressSession & { node: string }> {
+  const visible = [...system.filter((e) => e.kind === 'dir').map((e) => e.path), ...(options.extraReadOnlyPaths ?? [])];
+  const node = options.egress?.node ?? findSandboxNode(options.path ?? DEFAULT_SANDBOX_PATH, visible);
+  if (!node) {
+    throw new SandboxUnavailableError(
+      'node-missing',
+      'the setup step needs node inside the sandbox to reach its egress proxy, and none was found under /usr (or GREENFIX_SANDBOX_RO_PATHS) on the sandbox PATH',
+    );
+  }
+  const operator = options.egress?.allow ?? null;
+  const repo = request.egressAllow && request.egressAllow.length > 0 ? request.egressAllow : null;
+  const allow = [operator, repo].filter((list): list is readonly string[] => list !== null);
+  const session = await openEgressSession({
+    allow,
+    runAs: options.runAs,
+    ...(options.egress?.policy ? { policy: options.egress.policy } : {}),
+    ...(options.egress?.resolve ? { resolve: options.egress.resolve } : {}),
+  });
+  return Object.assign(session, { node });
 }
 
 /** The worktree's git common dir, when it is outside the workspace, safe and reachable to bind. */

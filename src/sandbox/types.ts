@@ -1,3 +1,5 @@
+import type { EgressReport } from './egress-proxy.js';
+
 /** One command, isolated. The only way untrusted code or model-chosen commands are run. */
 
 export interface SandboxRequest {
@@ -8,8 +10,12 @@ export interface SandboxRequest {
   /** A directory inside `workspace` to start in; defaults to `workspace`. */
   cwd?: string;
   timeoutMs: number;
-  /** Only the setup step may have network. Default false. */
+  /**
+   * Only the setup step may have network, and then only through the egress proxy: public hosts,
+   * and when `egressAllow` (the repository's `network.allow`) is given, only those domains. Default false.
+   */
   network?: boolean;
+  egressAllow?: readonly string[];
   /** Extra non-secret variables, added to the allow-listed base environment. */
   env?: Record<string, string>;
   /** Where the full (capped) combined output is written, if anywhere. */
@@ -27,6 +33,8 @@ export interface SandboxResult {
   stderr: string;
   truncated: boolean;
   durationMs: number;
+  /** For a networked request through the egress proxy: the connections it refused. */
+  egress?: EgressReport;
 }
 
 export interface Sandbox {
