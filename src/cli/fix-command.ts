@@ -10,6 +10,8 @@ import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { localPublisher } from '../run/local-publisher.js';
 import { loadRunState } from '../run/run-state.js';
 import { runFix } from '../run/run-fix.js';
+import { setupSummary } from '../run/setup-phase.js';
+import { SetupAllowSchema } from '../config/domain-pattern.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import { ExitCode, UsageError } from './exit-codes.js';
@@ -38,6 +40,8 @@ export async function fixCommand(argv: string[], io: CliIo): Promise<number> {
 async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const missing = checkSystemPackages({ env: io.env, isRoot: process.getuid?.() === 0, sandboxOff: io.env.GREENFIX_SANDBOX === 'off' });
   if (missing.length > 0) throw new UsageError(`missing system packages:\n${missing.map((m) => `  - ${m.message}`).join('\n')}`);
+  const allow = SetupAllowSchema.safeParse(io.env.GREENFIX_SETUP_ALLOW ?? '');
+  if (!allow.success) throw new UsageError(`GREENFIX_SETUP_ALLOW: ${allow.error.issues.map((i) => i.message).join('; ')}`);
   const env = { ...io.env, ...(options.model ? { GREENFIX_MODEL: options.model } : {}) };
   const model = createChatModel(modelConfigFromEnv(env));
   const sandbox = await createSandbox({ env: io.env, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
@@ -62,6 +66,7 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
       setupTimeoutMs: SETUP_TIMEOUT_MS,
       agentsMd: readAgentsMd(workspace.root),
       onPhase: (phase, detail) => io.stderr(`greenfix: ${phase}: ${detail}`),
+      onSetupDone: (setup) => io.stderr(`greenfix: setup: done: ${setupSummary(commands.setup ?? '', setup)}`),
       agent: {
         model,
         tools: createTools(),

@@ -18,6 +18,7 @@ import type { JobTarget } from './job-target.js';
 import { jobTask } from './job-task.js';
 import { loadRunState } from './run-state.js';
 import { runFix, type FixResult } from './run-fix.js';
+import { setupSummary } from './setup-phase.js';
 import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from './defaults.js';
 
 export interface JobFixInput {
@@ -65,8 +66,10 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
       paths: { journal: files.journal, state: files.state },
       crashPoints,
       setupTimeoutMs: SETUP_TIMEOUT_MS,
+      setupAllow: config.network.allow,
       agentsMd,
       onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
+      onSetupDone: (setup) => void reporter.phase('setup', 'done', setupSummary(commands.setup ?? '', setup)),
       agent: {
         model: env.model,
         tools: createTools(),
@@ -90,7 +93,7 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
 function onPhase(reporter: JobReporter, phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {
   if (phase === 'setup') void reporter.phase('setup', 'running', detail);
   if (phase === 'agent') {
-    void reporter.phase('setup', setup ? 'done' : 'skipped', setup ?? 'no setup command');
+    if (!setup) void reporter.phase('setup', 'skipped', 'no setup command');
     void reporter.phase('agent', 'running', detail);
   }
   if (phase === 'gate') {

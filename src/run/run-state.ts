@@ -13,7 +13,21 @@ const RunStateSchema = z.object({
   /** Author/committer date of the commit; fixed once so a re-published commit has the same oid. */
   createdAt: z.number(),
   commands: z.object({ setup: z.string().nullable(), verify: z.string().nullable() }),
-  setup: z.object({ exitCode: z.number().nullable(), timedOut: z.boolean(), durationMs: z.number(), outputTail: z.string() }).optional(),
+  setup: z
+    .object({
+      exitCode: z.number().nullable(),
+      timedOut: z.boolean(),
+      durationMs: z.number(),
+      outputTail: z.string(),
+      /** What the egress proxy refused during setup (absent without a proxy: unsandboxed, or an older run). */
+      egress: z
+        .object({
+          refusedCount: z.number(),
+          refused: z.array(z.object({ target: z.string(), reason: z.string(), address: z.string().optional(), count: z.number() })),
+        })
+        .optional(),
+    })
+    .optional(),
   published: z
     .object({
       branch: z.string(),

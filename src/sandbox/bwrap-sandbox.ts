@@ -91,6 +91,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   const system = options.system ?? probeSystemDirs();
   const etc = options.etc ?? probeEtc(ETC_ALLOW);
   const networkEtc = options.networkEtc ?? probeEtc(ETC_NETWORK);
+  const node = sandboxNode(options, system);
 
   const run = async (request: SandboxRequest): Promise<SandboxResult> => {
     const workspace = request.workspace;
@@ -105,7 +106,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
         `workspace ${workspace} is not reachable by the sandbox uid ${options.runAs.uid}: every parent directory needs o+x`,
       );
     }
-    const session = request.network === true ? await openEgress(request, options, system) : null;
+    const session = request.network === true ? await openEgress(request, options, node) : null;
     try {
       const result = await runIn(request, session, cwd);
       return session ? { ...result, egress: session.report() } : result;
@@ -148,16 +149,20 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   return { kind: 'bwrap', run };
 }
 
-/** The setup run's proxy; the node check comes first so a host without one fails before anything starts. */
-async function openEgress(request: SandboxRequest, options: BwrapSandboxOptions, system: readonly SystemEntry[]): Promise<EgressSession & { node: string }> {
+/** The node that runs the forwarder inside: checked when the sandbox is created, not at the first setup. */
+function sandboxNode(options: BwrapSandboxOptions, system: readonly SystemEntry[]): string {
   const visible = [...system.filter((e) => e.kind === 'dir').map((e) => e.path), ...(options.extraReadOnlyPaths ?? [])];
   const node = options.egress?.node ?? findSandboxNode(options.path ?? DEFAULT_SANDBOX_PATH, visible);
-  if (!node) {
-    throw new SandboxUnavailableError(
-      'node-missing',
-      'the setup step needs node inside the sandbox to reach its egress proxy, and none was found under /usr (or GREENFIX_SANDBOX_RO_PATHS) on the sandbox PATH',
-    );
-  }
+  if (node) return node;
+  throw new SandboxUnavailableError(
+    'node-missing',
+    'the setup step reaches its egress proxy through node inside the sandbox, and no node was found on the sandbox PATH under /usr… ' +
+      '(install it there, or add its install directory to GREENFIX_SANDBOX_RO_PATHS)',
+  );
+}
+
+/** The setup run's proxy, with the operator's and the repository's allow-lists (both must match). */
+async function openEgress(request: SandboxRequest, options: BwrapSandboxOptions, node: string): Promise<EgressSession & { node: string }> {
   const operator = options.egress?.allow ?? null;
   const repo = request.egressAllow && request.egressAllow.length > 0 ? request.egressAllow : null;
   const allow = [operator, repo].filter((list): list is readonly string[] => list !== null);

@@ -1,12 +1,9 @@
 /**
  * Domain patterns the setup step may reach (`network.allow`, GREENFIX_SETUP_ALLOW): an exact name
  * (`registry.npmjs.org`) or `*.` and a suffix (`*.pythonhosted.org` matches `files.pythonhosted.org`,
- * not `pythonhosted.org` itself). Case and a trailing dot are ignored.
+ * not `pythonhosted.org` itself). Case and a trailing dot are ignored. Patterns are validated where
+ * they are configured (config/domain-pattern.ts); one that is not a domain here matches nothing.
  */
-export const DOMAIN_PATTERN = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/i;
-
-export const DOMAIN_PATTERN_HINT = 'a domain name such as registry.npmjs.org, or *. and a domain such as *.pythonhosted.org';
-
 /** Every list must match (the operator's and the repository's); no list means any public host. */
 export type AllowLists = readonly (readonly string[])[];
 
@@ -25,7 +22,7 @@ export function isAllowed(host: string, lists: AllowLists): boolean {
   return lists.every((list) => list.some((pattern) => matchesPattern(host, pattern)));
 }
 
-/** GREENFIX_SETUP_ALLOW: comma- or whitespace-separated patterns; null when unset or blank. */
+/** GREENFIX_SETUP_ALLOW: comma- or whitespace-separated patterns (validated by the env schema); null when unset or blank. */
 export function parseAllowList(value: string | undefined): string[] | null {
   const patterns = (value ?? '').split(/[\s,]+/).filter(Boolean);
   return patterns.length > 0 ? patterns : null;
