@@ -58,9 +58,11 @@ export function parseTarget(authority: string, defaultPort: number | null): Egre
 export async function decide(target: EgressTarget, rules: EgressRules): Promise<EgressDecision> {
   const literal = isIP(target.host);
   if (literal) {
-    if (rules.allow.length > 0) return { ok: false, reason: 'not in the allow-list' };
     const reason = rules.policy(target.host, target.port);
-    return reason ? { ok: false, reason, address: target.host } : { ok: true, address: target.host, family: literal };
+    if (reason) return { ok: false, reason, address: target.host };
+    // The allow-list names domains: an address literal is never on it.
+    if (rules.allow.length > 0) return { ok: false, reason: 'not in the allow-list' };
+    return { ok: true, address: target.host, family: literal };
   }
   if (!isAllowed(target.host, rules.allow)) return { ok: false, reason: 'not in the allow-list' };
   let addresses: Array<{ address: string; family: number }>;

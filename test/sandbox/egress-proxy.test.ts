@@ -138,8 +138,9 @@ describe('the egress proxy', () => {
       expect(await exchange(port, 'CONNECT other.test:443 HTTP/1.1\r\n\r\n')).toContain('refused other.test:443: not in the allow-list');
       expect(await exchange(port, 'GET http://files.test/x HTTP/1.1\r\n\r\n')).toContain('refused files.test:80: not in the allow-list');
       expect(await exchange(port, 'CONNECT 93.184.216.34:443 HTTP/1.1\r\n\r\n')).toContain('not in the allow-list');
+      expect(await exchange(port, 'CONNECT 127.0.0.1:6379 HTTP/1.1\r\n\r\n')).toContain('refused 127.0.0.1:6379: loopback');
       expect(calls).toEqual([]);
-      expect(proxy.report().refusedCount).toBe(3);
+      expect(proxy.report().refusedCount).toBe(4);
     });
 
     it('every list must allow the host (the operator and the repository)', async () => {
