@@ -6,12 +6,11 @@ import type { CrashPoints } from '../agent/crash-points.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import type { Published, Publisher } from './publisher.js';
-import { loadRunState, saveRunState, type RunState } from './run-state.js';
+import type { RunState, RunStateStore } from './run-state.js';
 import { runSetup, setupNote, type SetupResult } from './setup-phase.js';
 
 export interface FixPaths {
   journal: string;
-  state: string;
 }
 
 export interface FixDeps {
@@ -19,6 +18,8 @@ export interface FixDeps {
   sandbox: Sandbox;
   publisher: Publisher;
   paths: FixPaths;
+  /** The state file's `fix` section (state-file.ts). */
+  state: RunStateStore;
   /** The agent's dependencies minus what this module supplies (journal, crash points). */
   agent: Omit<AgentDeps, 'journal' | 'crashPoints'>;
   crashPoints: CrashPoints;
@@ -41,17 +42,18 @@ export type FixResult =
  * where it stopped and repeats nothing that already happened.
  */
 export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResult> {
-  const state = loadRunState(deps.paths.state) ?? initial;
-  saveRunState(deps.paths.state, state);
+  let state = deps.state.get() ?? initial;
+  deps.state.set(state);
 
   const setup = state.commands.setup;
   if (setup && !state.setup) {
     deps.onPhase?.('setup', setup);
     const signal = deps.agent.toolContext.signal;
     const egressAllow = deps.setupAllow ?? [];
-    state.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, egressAllow, ...(signal ? { signal } : {}) }, setup);
+    const done = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, egressAllow, ...(signal ? { signal } : {}) }, setup);
     signal?.throwIfAborted();
-    saveRunState(deps.paths.state, state);
+    state = { ...state, setup: done };
+    deps.state.set(state);
   }
   if (setup && state.setup) deps.onSetupDone?.(state.setup);
   const note = setup && state.setup ? setupNote(setup, state.setup) : null;
@@ -90,7 +92,7 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
     summary: outcome.summary ?? '',
     date: new Date(state.createdAt),
   });
-  saveRunState(deps.paths.state, { ...state, published });
+  deps.state.set({ ...state, published });
   deps.crashPoints.reach('after_publish');
   return { status: 'published', outcome, published };
 }

@@ -5,7 +5,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { setupNote, setupSummary, runSetup } from '../../src/run/setup-phase.js';
+import { setupNote, setupSummary, runSetup } from '../../src/fix/setup-phase.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 import { testOnlyTreatAsPublic, type Resolver } from '../../src/sandbox/egress-decision.js';
 import { prepareWorkspaceOwnership, sandboxFileOwner } from '../../src/sandbox/ownership.js';
