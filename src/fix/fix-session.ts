@@ -79,7 +79,7 @@ export function fixDeps(input: FixSessionInput): FixDeps {
     setupTimeoutMs: SETUP_TIMEOUT_MS,
     agentsMd,
     ...(input.onPhase ? { onPhase: input.onPhase } : {}),
-    ...(input.setupAllow ? { setupAllow: input.setupAllow } : {}),
+    setupAllow: input.setupAllow ?? [],
     ...(input.onSetupDone ? { onSetupDone: input.onSetupDone } : {}),
     agent: {
       model: input.model,
