@@ -33,7 +33,7 @@ async function sharedNet(dir: string): Promise<{ ms: number; exitCode: number | 
   const tools = { bwrap: findExecutable('bwrap', process.env.PATH)!, setpriv: findExecutable('setpriv', process.env.PATH)!, prlimit: findExecutable('prlimit', process.env.PATH)! };
   const args = buildBwrapArgs({
     system: probeSystemDirs(), etc: probeEtc(ETC_ALLOW), networkEtc: [],
-    extraReadOnly: [], egress: null, gitCommonDir: null, workspace: dir, cwd: dir, home: '/tmp/home', tmpBytes: 1024 ** 3,
+    extraReadOnly: [], egress: null, readOnlyBinds: [], workspace: dir, cwd: dir, home: '/tmp/home', tmpBytes: 1024 ** 3,
     env: sandboxEnvironment({ NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' }, { home: '/tmp/home', path: DEFAULT_SANDBOX_PATH }), command: COMMAND,
   });
   // The plan has no network: add the old --share-net and the CA/resolv.conf binds by hand.

@@ -19,6 +19,7 @@ export async function runSetup(
       deps.sandbox.run({
         command,
         workspace: deps.workspace.root,
+        readOnlyBinds: deps.workspace.sandboxBinds,
         network: true,
         ...(deps.egressAllow && deps.egressAllow.length > 0 ? { egressAllow: deps.egressAllow } : {}),
         timeoutMs: deps.timeoutMs,

@@ -23,6 +23,8 @@ export interface CreateSandboxOptions {
   uid?: number;
   /** Default: the working directory and greenfix's install directory. */
   appDirs?: readonly string[];
+  /** greenfix's workdir(s) (GREENFIX_WORKDIR): a workspace's git view may lie there even inside an app dir. */
+  dataDirs?: readonly string[];
   limits?: Partial<SandboxLimits>;
   headBytes?: number;
   tailBytes?: number;
@@ -66,7 +68,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const extraReadOnlyPaths = validateReadOnlyPaths(parseReadOnlyPaths(env.GREENFIX_SANDBOX_RO_PATHS), appDirs, runAs);
   const setupAllow = parseAllowList(env.GREENFIX_SETUP_ALLOW);
   const egress = { allow: setupAllow, ...options.egress };
-  const sandbox = createBwrapSandbox({ tools, runAs, appDirs, extraReadOnlyPaths, limits: options.limits, egress, ...output });
+  const sandbox = createBwrapSandbox({ tools, runAs, appDirs, dataDirs: options.dataDirs ?? [], extraReadOnlyPaths, limits: options.limits, egress, ...output });
   await probe(sandbox, bwrap, runAs);
   const who = runAs ? `uid ${runAs.uid}` : 'the current user';
   const reach = setupAllow ? `only ${setupAllow.join(', ')}` : 'public hosts only';
