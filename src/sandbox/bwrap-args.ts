@@ -20,7 +20,7 @@ export interface BwrapPlan {
    * read-only at `mount`), and the system node that runs the forwarder. Null: no network at all.
    * The sandbox never shares the host's network namespace either way.
    */
-  egress: { dir: string; mount: string; node: string; forwarder: string; socket: string; port: number } | null;
+  egress: { dir: string; mount: string; node: string; forwarder: string; socket: string; port: number; caBundle: string | null } | null;
   /** The workspace's git view (host-decided), bound before the workspace so it stays writable. */
   readOnlyBinds: readonly { source: string; target: string }[];
   workspace: string;
@@ -52,8 +52,8 @@ export function buildBwrapArgs(plan: BwrapPlan): string[] {
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
   args.push('--');
   if (plan.egress) {
-    const { node, mount, forwarder, socket, port } = plan.egress;
-    args.push(node, `${mount}/${forwarder}`, `${mount}/${socket}`, String(port));
+    const { node, mount, forwarder, socket, port, caBundle } = plan.egress;
+    args.push(node, `${mount}/${forwarder}`, `${mount}/${socket}`, String(port), caBundle ?? '-');
   }
   args.push('bash', '--norc', '--noprofile', '-c', plan.command);
   return args;

@@ -65,14 +65,10 @@ export async function openEgressSession(options: EgressSessionOptions): Promise<
 /** The system CA bundle (Debian's path), bound into the setup sandbox with /etc/ssl. */
 export const SYSTEM_CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
 
-/**
- * The variables package managers read to find a proxy; none carries a secret. With `caBundle`,
- * node-based tools (npm, yarn, pnpm) also trust the system's CAs, as curl, pip and git already do:
- * a host behind a TLS-inspecting egress gateway (these CI machines) has its CA only there.
- */
-export function proxyEnvironment(port: number = EGRESS_PORT, caBundle: string | null = null): Record<string, string> {
+/** The variables package managers read to find a proxy; none carries a secret. */
+export function proxyEnvironment(port: number = EGRESS_PORT): Record<string, string> {
   const url = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = { NO_PROXY: '', no_proxy: '', ...(caBundle ? { NODE_EXTRA_CA_CERTS: caBundle } : {}) };
+  const env: Record<string, string> = { NO_PROXY: '', no_proxy: '' };
   for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'npm_config_proxy', 'npm_config_https_proxy', 'YARN_HTTP_PROXY', 'YARN_HTTPS_PROXY']) {
     env[name] = url;
   }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { SystemEntry } from './bwrap-args.js';
+import type { BwrapPlan, SystemEntry } from './bwrap-args.js';
 import type { EndpointPolicy, Resolver } from './egress-decision.js';
 import { FORWARDER_FILE } from './egress-forwarder.js';
 import {
@@ -22,7 +22,7 @@ export interface EgressOptions {
 /** What a networked request adds to the bwrap plan and the environment, and its proxy. */
 export interface SetupEgress {
   session: EgressSession;
-  plan: { dir: string; mount: string; node: string; forwarder: string; socket: string; port: number };
+  plan: NonNullable<BwrapPlan['egress']>;
   env: Record<string, string>;
 }
 
@@ -50,6 +50,8 @@ export function setupEgress(host: SetupEgressHost): (repoAllow: readonly string[
         '(install it there, or add its install directory to GREENFIX_SANDBOX_RO_PATHS)',
     );
   }
+  // Node tools (npm, yarn, pnpm) then trust the system's CAs, as curl, pip and git already do: a host
+  // behind a TLS-inspecting egress gateway (these CI machines) has its CA only there.
   const caBundle = host.networkEtc.includes('/etc/ssl') && existsSync(SYSTEM_CA_BUNDLE) ? SYSTEM_CA_BUNDLE : null;
   return async (repoAllow) => {
     // The operator's list and the repository's: a host must be on both.
@@ -64,8 +66,8 @@ export function setupEgress(host: SetupEgressHost): (repoAllow: readonly string[
     });
     return {
       session,
-      plan: { dir: session.dir, mount: EGRESS_MOUNT, node, forwarder: FORWARDER_FILE, socket: PROXY_SOCKET, port: EGRESS_PORT },
-      env: proxyEnvironment(EGRESS_PORT, caBundle),
+      plan: { dir: session.dir, mount: EGRESS_MOUNT, node, forwarder: FORWARDER_FILE, socket: PROXY_SOCKET, port: EGRESS_PORT, caBundle },
+      env: proxyEnvironment(EGRESS_PORT),
     };
   };
 }

@@ -12,6 +12,7 @@ import { prepareWorkspaceOwnership, sandboxFileOwner } from '../../src/sandbox/o
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { runProcess } from '../../src/util/run-process.js';
 import { addWorktree } from '../../src/workspace/worktree.js';
+import { processesMatching } from '../sandbox/fixtures.js';
 import { makeRepo, TempDirs, writeFiles } from '../workspace/helpers.js';
 
 const SECRET = 'redis-secret-7f3a';
@@ -146,6 +147,24 @@ describe('setup egress, end to end (real bwrap, real proxy, runSetup)', () => {
     expect(setup.outputTail).not.toMatch(/reached|redis-secret/);
     expect(loopback.connections()).toBe(0);
     expect(anyAddress.connections()).toBe(0);
+  });
+
+  it('the command gets the proxy variables (and the system CAs for node tools); its exit status passes through the forwarder', async () => {
+    const ws = await workspace();
+    const probe = await runSetup({ workspace: ws, sandbox, timeoutMs: 60_000 }, 'echo "$HTTPS_PROXY $npm_config_proxy [$NO_PROXY] ${NODE_EXTRA_CA_CERTS:-none}"; test -e /etc/resolv.conf || echo no-resolv; exit 5');
+    expect(probe.exitCode).toBe(5);
+    const ca = existsSync('/etc/ssl/certs/ca-certificates.crt') ? '/etc/ssl/certs/ca-certificates.crt' : 'none';
+    expect(probe.outputTail).toBe(`http://127.0.0.1:3128 http://127.0.0.1:3128 [] ${ca}\nno-resolv`);
+    const killed = await runSetup({ workspace: ws, sandbox, timeoutMs: 60_000 }, 'kill -TERM $$');
+    expect(killed.exitCode).toBe(128 + 15);
+  });
+
+  it('a setup that outlives its timeout is killed with its forwarder; nothing is left running', async () => {
+    const ws = await workspace();
+    const marker = `egress-timeout-${process.pid}-${Date.now()}`;
+    const setup = await runSetup({ workspace: ws, sandbox, timeoutMs: 1_500 }, `sleep 60 # ${marker}`);
+    expect(setup.timedOut).toBe(true);
+    expect(processesMatching(marker)).toEqual([]);
   });
 
   it('npm install from a registry reached through the proxy works (the allow-list naming it)', async () => {

@@ -66,14 +66,14 @@ describe('buildBwrapArgs', () => {
   });
 
   it('gives a networked request the egress directory, CA certificates and the forwarder, never the host network', () => {
-    const egress = { dir: '/tmp/greenfix-egress-x', mount: '/run/greenfix-egress', node: '/usr/bin/node', forwarder: 'forwarder.cjs', socket: 'proxy.sock', port: 3128 };
+    const egress = { dir: '/tmp/greenfix-egress-x', mount: '/run/greenfix-egress', node: '/usr/bin/node', forwarder: 'forwarder.cjs', socket: 'proxy.sock', port: 3128, caBundle: '/etc/ssl/certs/ca-certificates.crt' };
     const net = buildBwrapArgs({ ...plan, egress });
     expect(net).not.toContain('--share-net');
     expect(net).toContain('--unshare-all');
     expect(triple(net, '--ro-bind', '/etc/ssl')).toBeGreaterThan(-1);
     expect(net.indexOf('/run/greenfix-egress')).toBe(triple(net, '--ro-bind', '/tmp/greenfix-egress-x') + 2);
     expect(net.slice(net.lastIndexOf('--'))).toEqual([
-      '--', '/usr/bin/node', '/run/greenfix-egress/forwarder.cjs', '/run/greenfix-egress/proxy.sock', '3128',
+      '--', '/usr/bin/node', '/run/greenfix-egress/forwarder.cjs', '/run/greenfix-egress/proxy.sock', '3128', '/etc/ssl/certs/ca-certificates.crt',
       'bash', '--norc', '--noprofile', '-c', 'npm test',
     ]);
     expect(triple(args, '--ro-bind', '/etc/ssl')).toBe(-1);
