@@ -162,6 +162,21 @@ describe('the egress proxy', () => {
       expect(proxy.report().refusedCount).toBe(0);
     });
 
+    it('caps concurrent connections: one past the cap is closed unanswered, and nothing reaches the target', async () => {
+      const policy = testOnlyTreatAsPublic([`127.0.0.1:${target.port}`]);
+      const { port } = await start({ policy, maxConnections: 1 });
+      const open = connect(port, '127.0.0.1');
+      await new Promise<void>((resolve) => {
+        open.on('data', (c) => c.toString().includes('200 Connection Established') && resolve());
+        open.write(`CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\n\r\n`);
+      });
+      // Closed with no answer: an empty read or a reset, depending on timing.
+      const answer = await exchange(port, `CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\n\r\n`).catch((e: NodeJS.ErrnoException) => e.code);
+      expect(['', 'ECONNRESET', 'EPIPE']).toContain(answer);
+      expect(target.connections()).toBe(1);
+      open.destroy();
+    });
+
     it('closes an idle tunnel after its idle timeout', async () => {
       const policy = testOnlyTreatAsPublic([`127.0.0.1:${target.port}`]);
       const { port } = await start({ policy, idleTimeoutMs: 200 });
