@@ -6,7 +6,7 @@ import type { Sandbox } from '../sandbox/types.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import type { Published, Publisher } from './publisher.js';
 import type { RunState, RunStateStore } from './run-state.js';
-import { runSetup, setupNote, setupSummary, type SetupDeps } from './setup-phase.js';
+import { runSetup, setupNote, type SetupDeps, type SetupResult } from './setup-phase.js';
 
 export interface FixPaths {
   journal: string;
@@ -24,11 +24,14 @@ export interface FixDeps {
   /** Opens the agent's journal (appending to what is there). */
   openJournal(path: string): FileJournal;
   setupTimeoutMs: number;
+  /** The repository's `network.allow`: the only domains setup may reach (empty: any public host). */
+  setupAllow?: readonly string[];
   agentsMd: string | null;
   /** The dependency cache and the package managers' cache of the setup step, when on. */
   setup?: Pick<SetupDeps, 'cache' | 'warn'> & { managerCache?: () => Promise<SetupDeps['managerCache']> };
-  /** 'setup_done' carries setupSummary's line ("restored from cache (0.6 s)"). */
-  onPhase?: (phase: 'setup' | 'setup_done' | 'agent' | 'gate' | 'publish', detail: string) => void;
+  onPhase?: (phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string) => void;
+  /** How setup ended (also on a resumed run), before the agent starts. */
+  onSetupDone?: (setup: SetupResult) => void;
 }
 
 export type FixResult =
@@ -48,11 +51,13 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
   if (setup && !state.setup) {
     deps.onPhase?.('setup', setup);
     const signal = deps.agent.toolContext.signal;
+    const egressAllow = deps.setupAllow ?? [];
     const managerCache = await deps.setup?.managerCache?.();
     const setupDeps: SetupDeps = {
       workspace: deps.workspace,
       sandbox: deps.sandbox,
       timeoutMs: deps.setupTimeoutMs,
+      egressAllow,
       ...(signal ? { signal } : {}),
       ...(deps.setup?.cache ? { cache: deps.setup.cache } : {}),
       ...(deps.setup?.warn ? { warn: deps.setup.warn } : {}),
@@ -62,8 +67,8 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
     signal?.throwIfAborted();
     state = { ...state, setup: done };
     deps.state.set(state);
-    deps.onPhase?.('setup_done', setupSummary(done));
   }
+  if (setup && state.setup) deps.onSetupDone?.(state.setup);
   const note = setup && state.setup ? setupNote(setup, state.setup) : null;
 
   deps.onPhase?.('agent', deps.agent.model.name);

@@ -19,6 +19,13 @@ export const RunStateSchema = z.strictObject({
       outputTail: z.string(),
       /** What the dependency cache did: restored (hit), stored this install, or neither. */
       cache: z.strictObject({ result: z.enum(['hit', 'stored', 'miss']), bytes: z.number() }).optional(),
+      /** What the egress proxy refused during setup (absent without a proxy: unsandboxed, or an older run). */
+      egress: z
+        .strictObject({
+          refusedCount: z.number(),
+          refused: z.array(z.strictObject({ target: z.string(), reason: z.string(), address: z.string().optional(), count: z.number() })),
+        })
+        .optional(),
     })
     .optional(),
   published: z

@@ -1,4 +1,5 @@
 import type { FileOwner } from '../sandbox/ownership.js';
+import { describeRefusals } from '../sandbox/describe-refusals.js';
 import type { Sandbox, WritableBind } from '../sandbox/types.js';
 import type { DepCache } from '../workspace/dep-cache.js';
 import { dependencyCacheKey, type CacheKey } from '../workspace/dep-cache-key.js';
@@ -25,6 +26,8 @@ export interface SetupDeps {
   sandbox: Sandbox;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The repository's `network.allow`: the only domains setup may reach (empty: any public host). */
+  egressAllow?: readonly string[];
   cache?: SetupCache;
   /** The package manager's own cache (npm_config_cache…): bound read-write for setup only. */
   managerCache?: { bind: WritableBind; env: Record<string, string> };
@@ -54,12 +57,14 @@ export async function runSetup(deps: SetupDeps, command: string): Promise<SetupR
         readOnlyBinds: deps.workspace.sandboxBinds,
         ...(deps.managerCache ? { writableBinds: [deps.managerCache.bind], env: deps.managerCache.env } : {}),
         network: true,
+        ...(deps.egressAllow && deps.egressAllow.length > 0 ? { egressAllow: deps.egressAllow } : {}),
         timeoutMs: deps.timeoutMs,
         ...(deps.signal ? { signal: deps.signal } : {}),
       }),
     'all',
   );
-  const result: SetupResult = { exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, outputTail: lastLines(`${r.stdout}\n${r.stderr}`.trim(), 40) };
+  const outputTail = lastLines(`${r.stdout}\n${r.stderr}`.trim(), 40);
+  const result: SetupResult = { exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, outputTail, ...(r.egress ? { egress: r.egress } : {}) };
   if (!deps.cache || !key) return result;
   if (r.exitCode !== 0 || r.timedOut || r.aborted) return { ...result, cache: { result: 'miss', bytes: 0 } };
   const stored = await deps.cache.cache.store(deps.cache.scope, key, deps.workspace.root, deps.cache.owner).catch((error: unknown) => {
@@ -78,17 +83,28 @@ async function cacheKey(deps: SetupDeps, cache: SetupCache, command: string): Pr
   }
 }
 
-/** The status line of a setup: "restored from cache (0.6 s)", "installed (13.5 s), cached". */
-export function setupSummary(setup: SetupResult): string {
+/**
+ * The setup line of the status comment and the CLI: the command, how it ended (with the cache:
+ * "restored from cache (0.6 s)", "installed (13.5 s), cached"), what egress refused.
+ */
+export function setupSummary(command: string, setup: SetupResult): string {
+  const parts = [command.length > 60 ? `${command.slice(0, 59)}…` : command];
   const seconds = `${(setup.durationMs / 1000).toFixed(1)} s`;
-  if (setup.cache?.result === 'hit') return `restored from cache (${seconds})`;
-  if (setup.exitCode !== 0 || setup.timedOut) return setup.timedOut ? `timed out (${seconds})` : `failed with exit code ${setup.exitCode} (${seconds})`;
-  return setup.cache?.result === 'stored' ? `installed (${seconds}), cached` : `installed (${seconds})`;
+  if (setup.cache?.result === 'hit') parts.push(`restored from cache (${seconds})`);
+  else if (setup.timedOut) parts.push('timed out', seconds);
+  else if (setup.exitCode !== 0) parts.push(`exit ${setup.exitCode ?? 'signal'}`, seconds);
+  else if (setup.cache) parts.push(setup.cache.result === 'stored' ? `installed (${seconds}), cached` : `installed (${seconds})`);
+  else parts.push(seconds);
+  const refused = setup.egress ? describeRefusals(setup.egress) : null;
+  if (refused) parts.push(refused);
+  return parts.join(' · ');
 }
 
 /** What the model is told when setup failed: it may be the very thing to fix. */
 export function setupNote(command: string, setup: SetupResult): string | null {
   if (setup.exitCode === 0 && !setup.timedOut) return null;
   const how = setup.timedOut ? 'timed out' : `failed with exit code ${setup.exitCode}`;
-  return `Note: the setup command \`${command}\` ${how}. Its output ended with:\n${setup.outputTail}`;
+  const refused = setup.egress ? describeRefusals(setup.egress) : null;
+  const egress = refused ? ` Its network goes only through greenfix's egress proxy (public hosts only): ${refused}.` : '';
+  return `Note: the setup command \`${command}\` ${how}.${egress} Its output ended with:\n${setup.outputTail}`;
 }

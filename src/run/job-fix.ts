@@ -4,6 +4,7 @@ import type { RepoConfig } from '../config/repo-config.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
 import type { FixResult } from '../fix/run-fix.js';
+import { setupSummary } from '../fix/setup-phase.js';
 import type { GitHost } from '../github/types.js';
 import type { Job } from '../queue/types.js';
 import { prepareWorkspaceOwnership } from '../sandbox/ownership.js';
@@ -82,7 +83,9 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     warn: jobWarn(input),
     signal,
     now: env.now,
-    onPhase: phaseReporter(reporter, commands.setup),
+    onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
+    setupAllow: config.network.allow,
+    onSetupDone: (setup) => void reporter.phase('setup', 'done', setupSummary(commands.setup ?? '', setup)),
     onEvent: (event) => {
       if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion);
     },
@@ -92,19 +95,10 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
 /** A worktree file the host would not read (see readRegularFile), in the worker's log. */
 const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn({ jobId: input.job.id }, message);
 
-/** The status comment's phases; the setup line says what the cache did ("restored from cache (0.6 s)"). */
-function phaseReporter(reporter: JobReporter, setup: string | null): NonNullable<FixSessionInput['onPhase']> {
-  let setupLine: string | null = null;
-  return (phase, detail) => {
-    if (phase === 'setup_done') setupLine = detail;
-    onPhase(reporter, phase, detail, setup, setupLine);
-  };
-}
-
-function onPhase(reporter: JobReporter, phase: 'setup' | 'setup_done' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null, setupLine: string | null): void {
+function onPhase(reporter: JobReporter, phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {
   if (phase === 'setup') void reporter.phase('setup', 'running', detail);
   if (phase === 'agent') {
-    void reporter.phase('setup', setup ? 'done' : 'skipped', setupLine ?? setup ?? 'no setup command');
+    if (!setup) void reporter.phase('setup', 'skipped', 'no setup command');
     void reporter.phase('agent', 'running', detail);
   }
   if (phase === 'gate') {

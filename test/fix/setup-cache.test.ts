@@ -83,7 +83,7 @@ describe('setup with the dependency cache', () => {
     const first = await job();
     const installed = await runSetup(deps(first, cache, managerCache), SETUP);
     expect(installed).toEqual(expect.objectContaining({ exitCode: 0, cache: { result: 'stored', bytes: expect.any(Number) } }));
-    expect(setupSummary(installed)).toMatch(/^installed \(\d+\.\d s\), cached$/);
+    expect(setupSummary(SETUP, installed)).toMatch(/ · installed \(\d+\.\d s\), cached$/);
     expect(existsSync(join(first.root, 'setup-ran'))).toBe(true);
     // npm's own cache went to the host-decided, read-write bind, not the sandbox's throwaway HOME.
     expect(readdirSync(join(managerCache!.bind.source, 'npm'))).toContain('_cacache');
@@ -91,7 +91,7 @@ describe('setup with the dependency cache', () => {
     const second = await job();
     const restored = await runSetup(deps(second, cache), SETUP);
     expect(restored).toEqual(expect.objectContaining({ exitCode: 0, cache: { result: 'hit', bytes: installed.cache!.bytes } }));
-    expect(setupSummary(restored)).toMatch(/^restored from cache \(\d+\.\d s\)$/);
+    expect(setupSummary(SETUP, restored)).toMatch(/ · restored from cache \(\d+\.\d s\)$/);
     expect(existsSync(join(second.root, 'setup-ran'))).toBe(false);
     const tests = await sandbox.run({ command: 'npm test', workspace: second.root, readOnlyBinds: second.sandboxBinds, timeoutMs: 60_000 });
     expect(tests.exitCode).toBe(0);
@@ -115,7 +115,7 @@ describe('setup with the dependency cache', () => {
     const failing = await job();
     const failed = await runSetup(deps(failing, cache), 'npm ci && exit 3');
     expect(failed).toEqual(expect.objectContaining({ exitCode: 3, cache: { result: 'miss', bytes: 0 } }));
-    expect(setupSummary(failed)).toMatch(/^failed with exit code 3/);
+    expect(setupSummary('npm ci && exit 3', failed)).toMatch(/ · exit 3 · \d+\.\d s$/);
     expect(existsSync(join(failing.root, 'node_modules/dep-a'))).toBe(true);
     expect(readdirSync(dir).flatMap((scope) => readdirSync(join(dir, scope)))).toEqual([]);
     const next = await job();
