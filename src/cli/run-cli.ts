@@ -1,6 +1,4 @@
 import { ExitCode } from './exit-codes.js';
-import { fixCommand } from './fix-command.js';
-import { serveCommand } from './serve-command.js';
 import type { CliIo } from './io.js';
 
 export type { CliIo } from './io.js';
@@ -23,9 +21,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout(HELP);
     return ExitCode.verified;
   }
-  if (command === 'fix') return fixCommand(rest, io);
-  if (command === 'serve') return serveCommand(rest, io);
-  if (command === 'worker') return serveCommand(rest, io, 'worker');
+  // Each command loads only its own modules: `fix` never loads Probot, BullMQ or prom-client.
+  if (command === 'fix') return (await import('./fix-command.js')).fixCommand(rest, io);
+  if (command === 'serve') return (await import('./serve-command.js')).serveCommand(rest, io);
+  if (command === 'worker') return (await import('./serve-command.js')).serveCommand(rest, io, 'worker');
   io.stderr(`greenfix: unknown command '${command}'\n\n${HELP}`);
   return ExitCode.usage;
 }

@@ -1,5 +1,6 @@
 import type { ModelConfig } from './model-config.js';
-import { OpenAIChatModel, type ModelDeps } from './openai-chat-model.js';
+import { lazyChatModel } from './lazy-chat-model.js';
+import type { ModelDeps } from './openai-chat-model.js';
 import { scriptedModelFromFile } from './scripted-model.js';
 import { realSleep } from './sleep.js';
 import type { ChatModel } from './types.js';
@@ -17,8 +18,13 @@ export const SCRIPTED_PREFIX = 'scripted:';
  */
 export function createChatModel(config: ModelConfig, deps: Partial<ModelDeps> = {}): ChatModel {
   if (config.model.startsWith(SCRIPTED_PREFIX)) return scriptedModelFromFile(config.model.slice(SCRIPTED_PREFIX.length));
-  return new OpenAIChatModel(
-    { baseURL: config.baseURL, apiKey: config.apiKey, model: config.model, timeoutMs: config.timeoutMs, retry: config.retry },
-    { ...defaultModelDeps(), ...deps },
-  );
+  // The OpenAI client is loaded at the first request (lazy-chat-model.ts): most of a worker's
+  // life, and every path that never asks a model, goes without it.
+  return lazyChatModel(config.model, async () => {
+    const { OpenAIChatModel } = await import('./openai-chat-model.js');
+    return new OpenAIChatModel(
+      { baseURL: config.baseURL, apiKey: config.apiKey, model: config.model, timeoutMs: config.timeoutMs, retry: config.retry },
+      { ...defaultModelDeps(), ...deps },
+    );
+  });
 }
