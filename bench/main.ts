@@ -1,7 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
 import { startRedisServer } from '../test/queue/redis-server.js';
+import { generateKeyPairSync } from 'node:crypto';
 import { benchContextTokens } from './context-tokens.js';
+import { benchDepCacheSetup } from './dep-cache-setup.js';
+import { benchFixPeakRss, benchServeIdleRss } from './peak-rss.js';
 import { benchLoad } from './load.js';
 import { benchPromptSize } from './prompt-size.js';
 import { benchQueueThroughput } from './queue-throughput.js';
@@ -39,7 +42,13 @@ async function main(): Promise<void> {
   }
   log('webhook acknowledgement (idle, 2 jobs running, 1,000-delivery burst)…');
   const webhookAck = await benchWebhookAck({ sandbox });
-  const results: BenchResults = { contextTokens, treeHash, stepOverhead, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, load };
+  log('dependency cache: jest from registry.npmjs.org, cold vs warm npm cache vs restored…');
+  const depCache = await benchDepCacheSetup({ sandbox, log });
+  log('peak RSS: greenfix fix (10 steps), greenfix serve idle…');
+  const fixRss = await benchFixPeakRss({ steps: 10, env: process.env });
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  const serveRss = await benchServeIdleRss({ env: process.env, privateKey });
+  const results: BenchResults = { contextTokens, treeHash, stepOverhead, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, load, depCache, fixRss, serveRss };
   process.stdout.write(`${formatTable(results)}\n`);
   process.stdout.write(`${JSON.stringify(results)}\n`);
 }

@@ -1,4 +1,7 @@
 import type { ContextTokensBench } from './context-tokens.js';
+import type { DepCacheBench } from './dep-cache-setup.js';
+import { depCacheRows } from './dep-cache-rows.js';
+import type { PeakRssBench, ServeRssBench } from './peak-rss.js';
 import type { LoadBench } from './load.js';
 import { loadRows } from './load-rows.js';
 import type { PromptSizeBench } from './prompt-size.js';
@@ -16,6 +19,10 @@ export interface BenchResults {
   queueThroughput: QueueThroughputBench;
   webhookAck: WebhookAckBench;
   load: LoadBench;
+  /** Issue 15: setup cold vs restored (needs the npm registry), peak RSS of fix and serve. */
+  depCache?: DepCacheBench;
+  fixRss?: PeakRssBench;
+  serveRss?: ServeRssBench;
 }
 
 type Row = [benchmark: string, measured: string, baseline: string, ratio: string, goal: string];
@@ -38,6 +45,7 @@ export function formatTable(r: BenchResults): string {
   rows.push(...queueRedisRows(r.queueThroughput));
   rows.push(...webhookAckRows(r.webhookAck));
   rows.push(...loadRows(r.load));
+  rows.push(...depCacheRows(r.depCache, r.fixRss, r.serveRss));
   return render(rows);
 }
 

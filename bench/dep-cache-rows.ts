@@ -1,0 +1,17 @@
+import type { DepCacheBench } from './dep-cache-setup.js';
+import type { PeakRssBench, ServeRssBench } from './peak-rss.js';
+
+type Row = [benchmark: string, measured: string, baseline: string, ratio: string, goal: string];
+
+/** The dependency cache's and the worker's memory rows of the bench table (issue 15). */
+export function depCacheRows(c: DepCacheBench | undefined, fix: PeakRssBench | undefined, serve: ServeRssBench | undefined): Row[] {
+  const rows: Row[] = [];
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  if (c) {
+    rows.push([`setup, jest (${c.packages} top-level packages, ${(c.bytes / 1024 ** 2).toFixed(0)} MB), restored`, s(c.restoredMs), `${s(c.coldMs)} cold npm ci`, c.ratio.toFixed(3), `≤ 0.1${c.ratio <= 0.1 ? ' (met)' : ' (NOT met)'}`]);
+    rows.push(['  warm npm cache only (package-cache bind)', s(c.warmNpmMs), `${s(c.coldMs)} cold npm ci`, (c.warmNpmMs / c.coldMs).toFixed(3), '']);
+  }
+  if (fix) rows.push([`greenfix fix peak RSS, ${fix.fixSteps}-step scripted session`, `${fix.fixPeakMb.toFixed(0)} MB`, '138 MB (issue 15)', (fix.fixPeakMb / 138).toFixed(2), `≤ 100 MB${fix.fixPeakMb <= 100 ? ' (met)' : ' (NOT met)'}`]);
+  if (serve) rows.push(['greenfix serve RSS, idle', `${serve.idleMb.toFixed(0)} MB`, '', '', '']);
+  return rows;
+}

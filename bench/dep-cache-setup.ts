@@ -1,0 +1,76 @@
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { prepareManagerCache } from '../src/fix/manager-cache.js';
+import { runSetup } from '../src/fix/setup-phase.js';
+import { prepareWorkspaceOwnership, sandboxFileOwner } from '../src/sandbox/ownership.js';
+import type { Sandbox } from '../src/sandbox/types.js';
+import { DEFAULT_SANDBOX_PATH } from '../src/sandbox/environment.js';
+import { runProcess } from '../src/util/run-process.js';
+import { createDepCache } from '../src/workspace/dep-cache.js';
+import { git } from '../src/workspace/git.js';
+import { addWorktree } from '../src/workspace/worktree.js';
+
+export interface DepCacheBench {
+  packages: number;
+  bytes: number;
+  /** Worktree from the mirror + `npm ci` from the registry, cold npm cache (then stored). */
+  coldMs: number;
+  /** Worktree from the mirror + `npm ci` with npm's own cache warm (the package-cache bind), no dependency cache. */
+  warmNpmMs: number;
+  /** Worktree from the mirror + restore from the dependency cache. */
+  restoredMs: number;
+  ratio: number;
+}
+
+/**
+ * A real project from the npm registry (the one networked benchmark): jest and its few hundred
+ * dependencies, locked once by the host, then set up three ways through the real setup step
+ * (bubblewrap, egress proxy): cold, warm npm cache, restored from the dependency cache.
+ */
+export async function benchDepCacheSetup(options: { sandbox: Sandbox; log: (m: string) => void }): Promise<DepCacheBench> {
+  const dir = mkdtempSync(join(tmpdir(), 'greenfix-bench-cache-'));
+  chmodSync(dir, 0o755);
+  const owner = sandboxFileOwner();
+  try {
+    const mirror = join(dir, 'mirror');
+    mkdirSync(mirror);
+    writeFileSync(join(mirror, 'package.json'), `${JSON.stringify({ name: 'bench', version: '1.0.0', private: true, devDependencies: { jest: '29.7.0' }, scripts: { test: 'jest --version' } }, null, 2)}\n`);
+    writeFileSync(join(mirror, '.npmrc'), 'audit=false\nfund=false\nupdate-notifier=false\n');
+    writeFileSync(join(mirror, '.gitignore'), 'node_modules/\n');
+    options.log('dependency cache: locking jest 29.7.0 (npm install --package-lock-only, host)…');
+    const lock = await runProcess({ argv: ['npm', 'install', '--package-lock-only', '--ignore-scripts'], cwd: mirror, env: { PATH: DEFAULT_SANDBOX_PATH, HOME: dir, npm_config_cache: join(dir, 'host-npm') }, timeoutMs: 300_000 });
+    if (lock.exitCode !== 0) throw new Error(`npm install --package-lock-only failed: ${lock.stderr.slice(-500)}`);
+    await git(['init', '-q', '-b', 'main'], { cwd: mirror });
+    await git(['add', '-A'], { cwd: mirror });
+    await git(['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-m', 'base'], { cwd: mirror });
+
+    const cache = createDepCache({ dir: join(dir, 'dep-cache'), capBytes: 5120 * 1024 ** 2, warn: (m) => options.log(`warning: ${m}`), now: Date.now });
+    let n = 0;
+    const job = async (withCache: boolean, npmCache: string) => {
+      const started = performance.now();
+      n += 1;
+      const workspace = await addWorktree({ repo: mirror, path: join(dir, `job-${n}`), ref: 'HEAD', stateDir: join(dir, `state-${n}`) });
+      await prepareWorkspaceOwnership(workspace.root, owner);
+      const managerCache = await prepareManagerCache(join(dir, npmCache), 'bench', owner);
+      const setup = await runSetup(
+        { workspace, sandbox: options.sandbox, timeoutMs: 600_000, ...(managerCache ? { managerCache } : {}), ...(withCache ? { cache: { cache, scope: 'bench', uidScheme: 'bench', owner } } : {}) },
+        'npm ci',
+      );
+      if (setup.exitCode !== 0) throw new Error(`npm ci failed: ${setup.outputTail}`);
+      return { ms: performance.now() - started, setup, root: workspace.root };
+    };
+    options.log('dependency cache: cold setup (npm ci from the registry, empty npm cache)…');
+    const cold = await job(true, 'npm-cold');
+    options.log('dependency cache: warm npm cache, no dependency cache…');
+    const warm = await job(false, 'npm-cold');
+    options.log('dependency cache: restored…');
+    const restored = await job(true, 'npm-other');
+    if (restored.setup.cache?.result !== 'hit') throw new Error('the third setup did not restore from the cache');
+    const packages = readdirSync(join(restored.root, 'node_modules')).filter((name) => !name.startsWith('.')).length;
+    return { packages, bytes: cold.setup.cache?.bytes ?? 0, coldMs: cold.ms, warmNpmMs: warm.ms, restoredMs: restored.ms, ratio: restored.ms / cold.ms };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
