@@ -52,7 +52,7 @@ export interface CacheKey {
  */
 export async function dependencyCacheKey(root: string, setup: string, tools: ToolVersions, uidScheme: string): Promise<CacheKey | null> {
   const ecosystem = ECOSYSTEMS.find((e) => e.lockfiles.some((file) => readable(root, file) !== null));
-  if (!ecosystem) return null;
+  if (!ecosystem || isWorkspaceRoot(root)) return null;
   const parts: Record<string, string> = { setup, manager: ecosystem.manager, platform: tools.platform, uids: uidScheme };
   for (const file of [...ecosystem.lockfiles, ...ecosystem.inputs]) {
     const text = readable(root, file);
@@ -64,6 +64,22 @@ export async function dependencyCacheKey(root: string, setup: string, tools: Too
   const hash = createHash('sha256');
   for (const name of Object.keys(parts).sort()) hash.update(`${name}\0${parts[name]}\0`);
   return { key: hash.digest('hex'), manager: ecosystem.manager, dirs: ecosystem.dirs, parts };
+}
+
+/**
+ * A monorepo (npm/yarn `workspaces`, pnpm-workspace.yaml) installs `node_modules` in its packages
+ * too; only the root one would be cached, so such a repository is not cached at all.
+ */
+function isWorkspaceRoot(root: string): boolean {
+  if (readable(root, 'pnpm-workspace.yaml') !== null) return true;
+  const pkg = readable(root, 'package.json');
+  if (!pkg) return false;
+  try {
+    const parsed: unknown = JSON.parse(pkg);
+    return typeof parsed === 'object' && parsed !== null && 'workspaces' in parsed;
+  } catch {
+    return false;
+  }
 }
 
 /** The file's text; null when absent; undefined when present but refused (a symlink, FIFO…). */

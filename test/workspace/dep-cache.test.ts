@@ -64,6 +64,12 @@ describe('dependency cache key', () => {
     symlinkSync('/etc/hostname', join(root, 'package-lock.json'));
     expect(await dependencyCacheKey(root, 'npm ci', TOOLS, 'test')).toBeNull();
   });
+
+  it('is null for a monorepo (workspaces): its packages\' own node_modules would not be cached', async () => {
+    const root = await fresh();
+    writeFileSync(join(root, 'package.json'), '{"name":"mono","workspaces":["packages/*"]}\n');
+    expect(await dependencyCacheKey(root, 'npm ci', TOOLS, 'test')).toBeNull();
+  });
 });
 
 describe('dependency cache', () => {
