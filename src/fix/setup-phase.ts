@@ -49,7 +49,7 @@ export async function runSetup(deps: SetupDeps, command: string): Promise<SetupR
       return { exitCode: 0, timedOut: false, durationMs: Math.round(hit.durationMs), outputTail: `restored ${key.dirs.join(', ')} from the dependency cache`, cache: { result: 'hit', bytes: hit.bytes } };
     }
   }
-  const { value: r } = await deps.workspace.observe(
+  const { value: r, created, changed } = await deps.workspace.observe(
     () =>
       deps.sandbox.run({
         command,
@@ -67,6 +67,13 @@ export async function runSetup(deps: SetupDeps, command: string): Promise<SetupR
   const result: SetupResult = { exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, outputTail, ...(r.egress ? { egress: r.egress } : {}) };
   if (!deps.cache || !key) return result;
   if (r.exitCode !== 0 || r.timedOut || r.aborted) return { ...result, cache: { result: 'miss', bytes: 0 } };
+  // A hit restores only the installed directories: a setup that also wrote elsewhere (a postinstall
+  // output, a rewritten lockfile) would lose that on a hit, so it is not stored.
+  const elsewhere = [...created, ...changed].filter((path) => !key.dirs.some((dir) => path === dir || path.startsWith(`${dir}/`)));
+  if (elsewhere.length > 0) {
+    deps.warn?.(`dependency cache: not stored: setup also wrote ${elsewhere.slice(0, 3).join(', ')}${elsewhere.length > 3 ? ', …' : ''}, which a restore would not bring back`);
+    return { ...result, cache: { result: 'miss', bytes: 0 } };
+  }
   const stored = await deps.cache.cache.store(deps.cache.scope, key, deps.workspace.root, deps.cache.owner).catch((error: unknown) => {
     deps.warn?.(`dependency cache: not stored: ${errorText(error)}`);
     return null;

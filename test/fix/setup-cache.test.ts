@@ -54,7 +54,8 @@ beforeAll(async () => {
     'package.json': `${JSON.stringify(PACKAGE)}\n`,
     'package-lock.json': `${JSON.stringify(LOCK)}\n`,
     '.npmrc': 'audit=false\nfund=false\nupdate-notifier=false\noffline=true\n',
-    '.gitignore': 'node_modules/\n',
+    // setup-ran is ignored: git does not see it, so the install counts as writing node_modules only.
+    '.gitignore': 'node_modules/\nsetup-ran\n',
   });
 });
 
@@ -107,6 +108,17 @@ describe('setup with the dependency cache', () => {
     const again = await runSetup(deps(changed, cache), SETUP);
     expect(again.cache?.result).not.toBe('hit');
     expect(existsSync(join(changed.root, 'setup-ran'))).toBe(true);
+  });
+
+  it('a setup that also writes a file git sees is not stored: a restore would not bring that file back', async () => {
+    const dir = join(base, 'cache-4');
+    const warnings: string[] = [];
+    const cache = createDepCache({ dir, capBytes: 1024 ** 3, warn: () => undefined, now: Date.now });
+    const first = await job();
+    const r = await runSetup({ ...deps(first, cache), warn: (m) => warnings.push(m) }, 'npm ci && echo built > built.txt');
+    expect(r).toEqual(expect.objectContaining({ exitCode: 0, cache: { result: 'miss', bytes: 0 } }));
+    expect(warnings).toEqual([expect.stringContaining('setup also wrote built.txt')]);
+    expect(readdirSync(dir).flatMap((scope) => readdirSync(join(dir, scope)))).toEqual([]);
   });
 
   it('a failed setup stores nothing, and the next job installs', async () => {
