@@ -1,0 +1,66 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanup, makeRepo, runCli, tempDir, writeScript } from './helpers.js';
+
+/**
+ * A repository with one (local, offline) dependency: `file:vendor/dep-a`, which npm installs as a
+ * symlink in node_modules. Its test needs both the dependency and the fix of lib.js.
+ */
+const REPO: Record<string, string> = {
+  'package.json': `${JSON.stringify({ name: 'r', version: '1.0.0', private: true, dependencies: { 'dep-a': 'file:vendor/dep-a' }, scripts: { test: 'node test.js' } })}\n`,
+  'package-lock.json': `${JSON.stringify({
+    name: 'r',
+    version: '1.0.0',
+    lockfileVersion: 3,
+    requires: true,
+    packages: {
+      '': { name: 'r', version: '1.0.0', dependencies: { 'dep-a': 'file:vendor/dep-a' } },
+      'node_modules/dep-a': { resolved: 'vendor/dep-a', link: true },
+      'vendor/dep-a': { name: 'dep-a', version: '1.0.0' },
+    },
+  })}\n`,
+  '.npmrc': 'audit=false\nfund=false\nupdate-notifier=false\noffline=true\n',
+  '.gitignore': 'node_modules/\n',
+  'vendor/dep-a/package.json': '{"name":"dep-a","version":"1.0.0","main":"index.js"}\n',
+  'vendor/dep-a/index.js': 'exports.twice = (n) => n * 2;\n',
+  'lib.js': 'exports.quad = (n) => require("dep-a").twice(n) + 1;\n',
+  'test.js': 'process.exit(require("./lib.js").quad(2) === 8 ? 0 : 1);\n',
+};
+const FIX: [string, unknown] = ['edit_file', { path: 'lib.js', old: ' + 1;', new: ' * 2;' }];
+
+describe('greenfix fix with the dependency cache', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = tempDir('greenfix-depcache-');
+  });
+  afterEach(() => cleanup(dir));
+
+  it('the second run on the same lockfile restores node_modules instead of installing, and verifies', async () => {
+    const repo = makeRepo(dir, REPO);
+    const env = { GREENFIX_WORKDIR: join(dir, 'work') };
+    const run = (task: string) => runCli(['fix', '--repo', repo, '--task', task, '--model', `scripted:${writeScript(dir, [[FIX], [['run_tests', {}]], [['finish', { summary: 'fixed' }]]])}`, '--json'], env);
+
+    const first = await run('quad is off by one');
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/greenfix: setup: done: npm ci · installed \(\d+\.\d s\), cached/);
+    const entries = readdirSync(join(dir, 'work', 'dep-cache')).filter((name) => !name.startsWith('.'));
+    expect(entries).toHaveLength(1);
+
+    const second = await run('quad is wrong again');
+    expect(second.code).toBe(0);
+    expect(second.json).toMatchObject({ status: 'verified' });
+    expect(second.stderr).toMatch(/greenfix: setup: done: npm ci · restored from cache \(\d+\.\d s\)/);
+  });
+
+  it('GREENFIX_CACHE_MB=0 turns the cache off; a malformed value is a usage error', async () => {
+    const repo = makeRepo(dir, REPO);
+    const script = writeScript(dir, [[FIX], [['run_tests', {}]], [['finish', { summary: 'fixed' }]]]);
+    const off = await runCli(['fix', '--repo', repo, '--task', 'quad', '--model', `scripted:${script}`], { GREENFIX_WORKDIR: join(dir, 'work'), GREENFIX_CACHE_MB: '0' });
+    expect(off.code).toBe(0);
+    expect(off.stderr).toMatch(/greenfix: setup: done: npm ci · \d+\.\d s/);
+    expect(existsSync(join(dir, 'work', 'dep-cache'))).toBe(false);
+    const bad = await runCli(['fix', '--repo', repo, '--task', 'quad', '--model', `scripted:${script}`], { GREENFIX_WORKDIR: join(dir, 'work'), GREENFIX_CACHE_MB: '5G' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('GREENFIX_CACHE_MB must be a whole number from 0 to 1048576');
+  });
+});
