@@ -19,6 +19,7 @@ import { sweepJobDirs } from '../run/job-retention.js';
 import { runJob } from '../run/run-job.js';
 import { startWorkerPool, type WorkerPool } from '../run/worker-pool.js';
 import type { JobRequest } from '../triggers/types.js';
+import { signRunPath, type RunLinkKey } from '../run-log/run-link.js';
 
 /** Finished jobs forgotten per retention sweep (hourly): far more than a busy hour finishes. */
 const PRUNE_BATCH = 5_000;
@@ -51,6 +52,10 @@ export interface AppOptions {
   queueRetentionMs?: number;
   /** Largest webhook body accepted (GREENFIX_WEBHOOK_MAX_BYTES); default 5 MiB. Larger: 413, unread. */
   webhookMaxBytes?: number;
+  /** Secrets the run log redacts besides the webhook secret (the model's API key). */
+  redactSecrets?: string[];
+  /** The run page: greenfix's public URL (GREENFIX_PUBLIC_URL) and the link key; absent = no page links. */
+  runPage?: { publicUrl: string; key: RunLinkKey };
   /** Lease/heartbeat/poll timings; defaults suit production. */
   timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number; retentionSweepMs?: number };
 }
@@ -163,6 +168,14 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     now: Date.now,
     log: o.log,
     progressIntervalMs,
+    secrets: [o.secret, ...(o.redactSecrets ?? [])],
+    ...(o.runPage ? { runPageUrl: runPageUrl(o, o.runPage) } : {}),
     onFinished: (s) => metrics.jobFinished(s.kind as JobRequest['kind'], s.outcome, s.seconds, s.tokens, s.steps),
   };
+}
+
+/** A job's signed run-page link: valid as long as the job's directory is kept (its retention). */
+function runPageUrl(o: AppOptions, page: { publicUrl: string; key: RunLinkKey }): (jobId: string) => string {
+  const retentionMs = o.jobRetentionMs ?? DEFAULT_JOB_RETENTION_DAYS * 86_400_000;
+  return (jobId) => `${page.publicUrl.replace(/\/+$/, '')}${signRunPath(page.key, jobId, Date.now() + Math.max(retentionMs, 3_600_000))}`;
 }

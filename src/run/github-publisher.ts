@@ -21,6 +21,10 @@ export interface GitHubPublisherDeps {
   jobId: string;
   /** Test-only SIGKILLs either side of each effect (push, PR, check run); none by default. */
   crashPoints?: CrashPoints;
+  /** The run log's Markdown for the check run's text (the verified tree's diff stat); default: the test output only. */
+  runLog?: (tree: string) => Promise<string>;
+  /** Told where the check run is, for the status comment's link. */
+  onCheckRun?: (url: string) => void;
 }
 
 export const CHECK_NAME = 'greenfix/verify';
@@ -66,15 +70,17 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
       });
       crash.reach('after_pull_request');
       crash.reach('before_check_run');
-      await host.upsertCheckRun({
+      const runLog = deps.runLog ? await deps.runLog(input.verified.tree) : undefined;
+      const check = await host.upsertCheckRun({
         name: CHECK_NAME,
         headSha: commit,
         externalId: deps.jobId,
         status: 'completed',
         conclusion: 'success',
-        output: renderCheckRunOutput(evidence),
+        output: renderCheckRunOutput(evidence, runLog),
         detailsUrl: pr.url,
       });
+      deps.onCheckRun?.(check.url);
       crash.reach('after_check_run');
       return { branch: target.branch, commit, tree: input.verified.tree, pullRequest: { number: pr.number, url: pr.url } };
     },

@@ -16,7 +16,9 @@ import type { JobEnv } from './job-env.js';
 import { lastTestOutput, notVerifiedSentence } from './job-outcome.js';
 import type { JobReporter } from './job-reporter.js';
 import type { JobTarget } from './job-target.js';
+import { jobRunLogMarkdown, publishNoFixCheckRun, type JobRunLogSource } from './job-run-log.js';
 import { jobTask } from './job-task.js';
+import { errorText } from '../util/error-text.js';
 
 export interface JobFixInput {
   env: JobEnv;
@@ -54,15 +56,41 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const failed = ci ? await host.failedChecks(ci.headSha, ci.workflowRunId ? undefined : ci.checks) : [];
   const task = saved?.task ?? jobTask(request, target, failed);
 
-  const session = jobSessionInput(input, workspace, commands, gitDir);
+  const links: RunLogLinks = { checkRun: null, page: env.runPageUrl?.(job.id) ?? null };
+  const source: JobRunLogSource = { journal: files.journal, gitDir, base, secrets: env.secrets ?? [], pageUrl: links.page };
+  const session = jobSessionInput(input, workspace, commands, gitDir, source, links);
   const result = await runFixSession(session, task);
   await reporter.flush();
-  await report(reporter, result, files);
+  if (result.status !== 'published') {
+    // Best effort: the status comment still says why; a failed check run only loses its link.
+    links.checkRun = await noFixCheckRun(host, job.id, base, result, source).catch((error: unknown) => {
+      env.log.warn({ jobId: job.id, err: errorText(error) }, 'run log check run failed');
+      return null;
+    });
+  }
+  await report(reporter, result, files, links);
   return result;
 }
 
+interface RunLogLinks {
+  checkRun: string | null;
+  page: string | null;
+}
+
+/** The run log of a job that ends without a PR, as a check run on the commit it worked on. */
+async function noFixCheckRun(host: GitHost, jobId: string, base: string, result: FixResult, source: JobRunLogSource): Promise<string> {
+  const reason = result.status === 'not_verified' ? result.reason : result.outcome.reason;
+  return publishNoFixCheckRun(host, {
+    jobId,
+    headSha: base,
+    conclusion: result.outcome.status === 'model_error' ? 'failure' : 'neutral',
+    sentence: notVerifiedSentence(result.outcome, reason),
+    text: await jobRunLogMarkdown(source, null),
+  });
+}
+
 /** What a job supplies to the one assembly (fix/fix-session.ts); the CLI's twin is localSessionInput. */
-export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspace, commands: Commands, gitDir: string): FixSessionInput {
+export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspace, commands: Commands, gitDir: string, source?: JobRunLogSource, links?: RunLogLinks): FixSessionInput {
   const { env, job, config, host, files, state, target, reporter, signal } = input;
   const crashPoints = env.crashPoints ?? createCrashPoints({});
   return {
@@ -72,7 +100,17 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     model: env.model,
     sandbox: env.sandbox,
     fileOwner: env.fileOwner,
-    publisher: githubPublisher({ host, gitDir, cloneUrl: job.request.repo.cloneUrl, target, config, jobId: job.id, crashPoints }),
+    publisher: githubPublisher({
+      host,
+      gitDir,
+      cloneUrl: job.request.repo.cloneUrl,
+      target,
+      config,
+      jobId: job.id,
+      crashPoints,
+      ...(source ? { runLog: (tree: string) => jobRunLogMarkdown(source, tree) } : {}),
+      ...(links ? { onCheckRun: (url: string) => (links.checkRun = url) } : {}),
+    }),
     state: state.fixStore(),
     journal: files.journal,
     crashPoints,
@@ -103,7 +141,8 @@ function onPhase(reporter: JobReporter, phase: 'setup' | 'agent' | 'gate' | 'pub
   }
 }
 
-async function report(reporter: JobReporter, result: FixResult, files: JobFiles): Promise<void> {
+async function report(reporter: JobReporter, result: FixResult, files: JobFiles, links: RunLogLinks): Promise<void> {
+  const logLinks = { ...(links.checkRun ? { runLogUrl: links.checkRun } : {}), ...(links.page ? { runPageUrl: links.page } : {}) };
   if (result.status === 'published') {
     const { published, outcome } = result;
     const pr = published.pullRequest;
@@ -112,10 +151,11 @@ async function report(reporter: JobReporter, result: FixResult, files: JobFiles)
       status: 'published',
       sentence: pr ? `Opened ${pr.url} with a fix whose tests passed on exactly the committed tree.` : `Pushed ${published.branch}.`,
       ...(pr ? { pullRequest: pr } : {}),
+      ...logLinks,
       ...(outcome.verified ? { evidence: { ...outcome.verified, commit: published.commit, branch: published.branch } } : {}),
     });
     return;
   }
   const tail = lastTestOutput(files.journal);
-  await reporter.finish({ status: 'not_verified', sentence: notVerifiedSentence(result.outcome, result.reason), ...(tail ? { outputTail: tail } : {}) });
+  await reporter.finish({ status: 'not_verified', sentence: notVerifiedSentence(result.outcome, result.reason), ...(tail ? { outputTail: tail } : {}), ...logLinks });
 }
