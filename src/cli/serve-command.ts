@@ -15,6 +15,7 @@ import { RedisQueueOpenError } from '../queue/redis-connect.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { startApp } from './start-app.js';
+import { runLinkKey } from '../run-log/run-link.js';
 import { waitForSignal } from './signals.js';
 import { lockWorkdir } from './workdir-lock.js';
 import { workdirProblem } from './workdir-check.js';
@@ -102,6 +103,8 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     jobRetentionMs: config.jobRetentionMs,
     queueRetentionMs: config.queueRetentionMs,
     webhookMaxBytes: config.webhookMaxBytes,
+    ...(io.env.OPENAI_API_KEY ? { redactSecrets: [io.env.OPENAI_API_KEY] } : {}),
+    ...(config.publicUrl ? { runPage: { publicUrl: config.publicUrl, key: runLinkKey(config.runLinkSecret, config.webhookSecret as string) } } : {}),
     workerId: lock?.workerId ?? 'receiver',
     crashPoints: createCrashPoints(io.env),
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),

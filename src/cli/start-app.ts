@@ -20,6 +20,8 @@ import { runJob } from '../run/run-job.js';
 import { startWorkerPool, type WorkerPool } from '../run/worker-pool.js';
 import type { JobRequest } from '../triggers/types.js';
 import { signRunPath, type RunLinkKey } from '../run-log/run-link.js';
+import { renderRunPage } from '../run-log/render-html.js';
+import { loadJobRunPage } from '../run/job-run-page.js';
 
 /** Finished jobs forgotten per retention sweep (hourly): far more than a busy hour finishes. */
 const PRUNE_BATCH = 5_000;
@@ -109,7 +111,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
   if (o.role !== 'worker') {
     server = new Server({ Probot: Probot.defaults(probotOptions), host: o.host, port: String(o.port) as unknown as number, log: o.log });
     const workers = pool;
-    await server.load(greenfixApp({ queue: o.queue, metrics, wake: () => workers?.wake() }));
+    await server.load(greenfixApp({ queue: o.queue, metrics, wake: () => workers?.wake(), ...(o.runPage ? { runPages: runPages(o, o.runPage.key) } : {}) }));
     const http = await server.start();
     // In front of Probot's own request listener, before any request is read (no I/O has run
     // since `listen` called back: only promise continuations).
@@ -178,4 +180,18 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
 function runPageUrl(o: AppOptions, page: { publicUrl: string; key: RunLinkKey }): (jobId: string) => string {
   const retentionMs = o.jobRetentionMs ?? DEFAULT_JOB_RETENTION_DAYS * 86_400_000;
   return (jobId) => `${page.publicUrl.replace(/\/+$/, '')}${signRunPath(page.key, jobId, Date.now() + Math.max(retentionMs, 3_600_000))}`;
+}
+
+/** The run pages this server answers: the jobs in its workdir (a receiver without the workers' disk has none). */
+function runPages(o: AppOptions, key: RunLinkKey) {
+  const deps = { workdir: o.workdir, queue: o.queue, secrets: [o.secret, ...(o.redactSecrets ?? [])] };
+  return {
+    key,
+    now: Date.now,
+    onError: (error: unknown) => o.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'run page failed'),
+    load: async (jobId: string) => {
+      const data = await loadJobRunPage(deps, jobId);
+      return data ? renderRunPage({ jobId, ...data }) : null;
+    },
+  };
 }
