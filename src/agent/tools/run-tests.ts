@@ -1,9 +1,10 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { z } from 'zod';
 import type { SandboxResult } from '../../sandbox/types.js';
 import { clipHeadTail } from '../../util/clip.js';
+import { openRegularFile, readFd } from '../../util/regular-file.js';
 import { describeExit, lastLines } from './command-output.js';
-import { claimScratchFile, relativeToRoot } from './scratch.js';
+import { claimScratchFile } from './scratch.js';
 import type { Tool, ToolContext, ToolResult } from './types.js';
 
 const TAIL_LINES = 60;
@@ -11,19 +12,20 @@ const TAIL_READ_BYTES = 64 * 1024;
 
 const schema = z.object({});
 
-/** The end of the combined, in-order output file; falls back to the captured streams. */
+/**
+ * The end of the combined, in-order output file (host-owned, outside the worktree; opened without
+ * following links or blocking all the same); falls back to the captured streams.
+ */
 function outputTail(file: string, r: SandboxResult): string {
   try {
-    const size = statSync(file).size;
-    const length = Math.min(size, TAIL_READ_BYTES);
-    const buf = Buffer.alloc(length);
-    const fd = openSync(file, 'r');
+    const fd = openRegularFile(file, 'read');
+    let buf: Buffer;
     try {
-      readSync(fd, buf, 0, length, size - length);
+      buf = readFd(fd, TAIL_READ_BYTES, true);
     } finally {
       closeSync(fd);
     }
-    if (length > 0) return lastLines(buf.toString('utf8'), TAIL_LINES);
+    if (buf.length > 0) return lastLines(buf.toString('utf8'), TAIL_LINES);
   } catch {
     /* no file: use what the sandbox captured */
   }
@@ -51,19 +53,27 @@ async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> 
   const outputFile = claimScratchFile(workspace.scratchDir, 'tests');
   const before = await workspace.treeHash();
   const observed = await workspace.observe(
-    () => ctx.sandbox.run({ command, workspace: workspace.root, timeoutMs: limits.testTimeoutSec * 1000, outputFile, signal: ctx.signal }),
+    () =>
+      ctx.sandbox.run({
+        command,
+        workspace: workspace.root,
+        readOnlyBinds: workspace.sandboxBinds,
+        timeoutMs: limits.testTimeoutSec * 1000,
+        outputFile,
+        signal: ctx.signal,
+      }),
     'tests',
   );
   const after = await workspace.treeHash();
   const r = observed.value;
   const tail = clipHeadTail(outputTail(outputFile, r), Math.max(500, limits.outputChars - 500));
-  const full = `[full output: ${relativeToRoot(workspace.root, outputFile)}]${artefactNote(observed.artefacts?.first ?? [])}`;
+  const full = `[full output: ${outputFile} (read_file it)]${artefactNote(observed.artefacts?.first ?? [])}`;
   if (r.exitCode !== 0 || r.timedOut) {
     return { ok: false, output: `tests failed (${describeExit(r, limits.testTimeoutSec)}): not verified.\n${tail}\n${full}` };
   }
   if (observed.changed.length > 0 || after !== before) {
     const which = observed.changed.length > 0 ? `: ${observed.changed.join(', ')}` : '';
-    return { ok: false, output: `tests passed, but the test run changed source files${which} — verification void. Make the tests leave sources alone, or revert what they changed, then run_tests again.\n${full}` };
+    return { ok: false, output: `tests passed, but the test run changed source files${which} — verification void. Make the tests leave sources alone, or revert what they changed, then run_tests again. If one is an output of the tests (a log, a report) that a run command made first, delete it and run_tests again: what run_tests itself creates is a test artefact, left out of the tree.\n${full}` };
   }
   return {
     ok: true,
