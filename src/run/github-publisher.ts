@@ -20,7 +20,7 @@ export interface GitHubPublisherDeps {
   jobId: string;
   push: PushBranch;
   /** The run log's Markdown for the check run's text (the verified tree's diff stat); default: the test output only. */
-  runLog?: (tree: string) => Promise<string>;
+  runLog?: (tree: string) => Promise<string | undefined>;
   /** Told where the check run is, for the status comment's link. */
   onCheckRun?: (url: string) => void;
 }

@@ -108,7 +108,7 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
       config,
       jobId: job.id,
       push: env.push,
-      ...(source ? { runLog: (tree: string) => jobRunLogMarkdown(source, tree) } : {}),
+      ...(source ? { runLog: (tree: string) => bestEffortRunLog(env, job.id, source, tree) } : {}),
       ...(links ? { onCheckRun: (url: string) => (links.checkRun = url) } : {}),
     }),
     state: state.fixStore(),
@@ -162,4 +162,14 @@ async function report(reporter: JobReporter, result: FixResult, files: JobFiles,
   }
   const tail = lastTestOutput(files.journal);
   await reporter.finish({ status: 'not_verified', sentence: notVerifiedSentence(result.outcome, result.reason), ...(tail ? { outputTail: tail } : {}), ...logLinks });
+}
+
+/** The PR's check run falls back to the test output when the log cannot be read: publishing never fails on it. */
+async function bestEffortRunLog(env: JobFixInput['env'], jobId: string, source: JobRunLogSource, tree: string): Promise<string | undefined> {
+  try {
+    return await jobRunLogMarkdown(source, tree);
+  } catch (error) {
+    env.log.warn({ jobId, err: errorText(error) }, 'run log unreadable: the check run shows the test output only');
+    return undefined;
+  }
 }
