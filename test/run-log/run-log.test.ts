@@ -11,6 +11,7 @@ import { LEAKED_TOKEN, SCRIPTS, realRun, type RealRun } from './real-runs.js';
 describe('run log of real runs', () => {
   let dir: string;
   const runs: Partial<Record<keyof typeof SCRIPTS, RealRun>> = {};
+  let uninterrupted: RealRun;
   const get = (name: keyof typeof SCRIPTS): RealRun => {
     const r = runs[name];
     if (!r) throw new Error(`run ${name} missing`);
@@ -24,6 +25,7 @@ describe('run log of real runs', () => {
     runs.stuck = await realRun(dir, 'stuck', SCRIPTS.stuck);
     runs.resumed = await realRun(dir, 'resumed', SCRIPTS.resumed, { env: { GREENFIX_CRASH_AT: 'before_tool:2' }, resume: true });
     runs.huge = await realRun(dir, 'huge', SCRIPTS.huge);
+    uninterrupted = await realRun(dir, 'uninterrupted', SCRIPTS.resumed);
   }, 240_000);
   afterAll(() => cleanup(dir));
 
@@ -87,6 +89,14 @@ describe('run log of real runs', () => {
     const md = renderRunLogMarkdown(log);
     expect(md).toContain('A crash interrupted this run');
     expect(md).toMatch(/after a crash/);
+    // The same steps, calls and test results as the same script run without a crash.
+    // (the repaired call's own result says what resume did with it; every other outcome is the same)
+    const shape = (l: typeof log, repaired: Set<string>) => l.steps.map((s) => s.calls.map((c) => [c.tool, c.short, repaired.has(`${s.step}`) ? 'repaired' : c.ok]));
+    const repairedSteps = new Set(log.steps.filter((s) => s.calls.some((c) => c.repair)).map((s) => `${s.step}`));
+    const plain = readRunLog(uninterrupted.journal);
+    expect(shape(log, repairedSteps)).toEqual(shape(plain, repairedSteps));
+    expect(log.tests.map((t) => [t.exitCode, t.tree !== null])).toEqual(plain.tests.map((t) => [t.exitCode, t.tree !== null]));
+    expect(plain.repaired).toBe(0);
     // Folding the records twice is the same log: the renderers read the journal alone.
     expect(buildRunLog(readJournal(r.journal))).toEqual(log);
   });
