@@ -1,3 +1,4 @@
+import { HtmlRenderer, Parser } from 'commonmark';
 import type { JournalRecord } from '../../src/agent/journal-schema.js';
 import { buildRunLog } from '../../src/run-log/run-log.js';
 import { renderRunLogMarkdown } from '../../src/run-log/render-markdown.js';
@@ -34,6 +35,11 @@ describe('the renderers on hostile text', () => {
     expect(md).not.toContain('abcdef123456');
     expect(md).not.toContain('secret-of-the-app');
     expect(md).toContain('Authorization: Bearer [redacted]');
+    // Rendered by the CommonMark reference implementation: outside <pre>/<code> nothing is left.
+    const html = new HtmlRenderer().render(new Parser().parse(md));
+    expect(html).not.toMatch(/<(img|script|iframe)\b/i);
+    const prose = html.replace(/<pre[\s\S]*?<\/pre>/g, ' ').replace(/<code[\s\S]*?<\/code>/g, ' ');
+    expect(prose).not.toMatch(/@octocat|evil\.example|closes #9|&lt;script/);
   });
 
   it('HTML escapes everything, allows only its own style, and reloads itself only while live', () => {
