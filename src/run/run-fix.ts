@@ -3,7 +3,7 @@ import { runOrResume } from '../agent/resume.js';
 import { systemPrompt } from '../agent/prompt.js';
 import type { AgentDeps, AgentOutcome } from '../agent/types.js';
 import type { CrashPoints } from '../agent/crash-points.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { SandboxRunner } from '../sandbox/types.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import type { Published, Publisher } from './publisher.js';
 import { loadRunState, saveRunState, type RunState } from './run-state.js';
@@ -16,7 +16,7 @@ export interface FixPaths {
 
 export interface FixDeps {
   workspace: ObservableWorkspace;
-  sandbox: Sandbox;
+  sandbox: SandboxRunner;
   publisher: Publisher;
   paths: FixPaths;
   /** The agent's dependencies minus what this module supplies (journal, crash points). */
