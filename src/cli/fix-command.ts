@@ -4,8 +4,7 @@ import { ConfigError } from '../model/config-error.js';
 import { createChatModel } from '../model/create-chat-model.js';
 import { modelConfigFromEnv } from '../model/model-config.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
-import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.js';
-import { sandboxFileOwner } from '../sandbox/ownership.js';
+import { SandboxConfigError, SandboxLimitError, SandboxUnavailableError } from '../sandbox/errors.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { localPublisher } from '../run/local-publisher.js';
 import { loadRunState } from '../run/run-state.js';
@@ -42,20 +41,20 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const model = createChatModel(modelConfigFromEnv(env));
   const sandbox = await createSandbox({ env: io.env, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
   const run = await locateRun(io.env, options.repo, options.task);
-  const owner = sandboxFileOwner();
   const earlier = loadRunState(run.state);
   if (earlier && !earlier.published && !options.resume) {
     io.stderr(`greenfix: discarding an interrupted run of this task (use --resume to continue one)`);
   }
   const saved = options.resume ? earlier : null;
-  const workspace = await openRunWorkspace(run, saved, options.resume, owner);
+  const workspace = await openRunWorkspace(run, saved, options.resume);
   const commands = saved?.commands ?? detectCommands(workspace.root, { verify: options.verify, setup: options.setup });
   io.stderr(`greenfix: worktree ${run.worktree} at ${workspace.baseCommit.slice(0, 12)}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
 
+  const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
   const result = await runFix(
     {
       workspace,
-      sandbox,
+      sandbox: jobSandbox,
       publisher: localPublisher(run.repo, run.branch),
       paths: { journal: run.journal, state: run.state },
       crashPoints: createCrashPoints(io.env),
@@ -67,10 +66,11 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
         tools: createTools(),
         toolContext: {
           workspace,
-          sandbox,
+          sandbox: jobSandbox,
           verifyCommand: commands.verify,
-          fileOwner: owner,
+          fileOwner: jobSandbox.owner,
           limits: FIX_TOOL_LIMITS,
+          signal: jobSandbox.signal,
         },
         budget: { maxSteps: options.maxSteps, maxTokens: options.maxTokens, maxWallMs: options.timeoutMinutes * 60_000 },
         context: { ...FIX_CONTEXT, maxTokens: options.contextTokens },
@@ -83,13 +83,19 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
       },
     },
     { version: 1, task: options.task, baseCommit: workspace.baseCommit, createdAt: Date.now(), commands },
-  );
+  )
+    .catch((error: unknown) => Promise.reject(jobSandbox.signal.aborted ? jobSandbox.signal.reason : error))
+    .finally(() => jobSandbox.release());
   if (result.status === 'published') await removeWorktree(run.repo, run.worktree);
   return reportFix(result, run, options.json, io);
 }
 
 function reportError(error: unknown, io: CliIo): number {
   const usage = [UsageError, ConfigError, SandboxConfigError, SandboxUnavailableError];
+  if (error instanceof SandboxLimitError) {
+    io.stderr(`greenfix: stopped: ${error.message}`);
+    return ExitCode.notVerified;
+  }
   if (usage.some((type) => error instanceof type)) {
     io.stderr(`greenfix: ${(error as Error).message}`);
     return ExitCode.usage;

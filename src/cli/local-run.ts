@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prepareWorkspaceOwnership, type FileOwner } from '../sandbox/ownership.js';
 import { git } from '../workspace/git.js';
 import type { GitWorkspace } from '../workspace/git-workspace.js';
 import { addWorktree, removeWorktree } from '../workspace/worktree.js';
@@ -57,7 +56,7 @@ async function repositoryRoot(dir: string): Promise<string> {
  * A fresh run (`saved` null) replaces an earlier one of the same task; a resumed one continues the
  * saved state, which must exist.
  */
-export async function openRunWorkspace(run: LocalRun, saved: RunState | null, resume: boolean, owner: FileOwner | null): Promise<GitWorkspace> {
+export async function openRunWorkspace(run: LocalRun, saved: RunState | null, resume: boolean): Promise<GitWorkspace> {
   if (resume && !saved) throw new UsageError(`nothing to resume: no interrupted run of this task in ${run.dir}`);
   if (!resume && existsSync(run.dir)) {
     await removeWorktree(run.repo, run.worktree);
@@ -67,8 +66,6 @@ export async function openRunWorkspace(run: LocalRun, saved: RunState | null, re
     mkdirSync(d, { recursive: true });
     chmodSync(d, 0o711);
   }
-  const fresh = !existsSync(run.worktree);
-  const workspace = await addWorktree({ repo: run.repo, path: run.worktree, ref: saved?.baseCommit ?? 'HEAD', stateDir: run.stateDir });
-  if (fresh) await prepareWorkspaceOwnership(run.worktree, owner);
-  return workspace;
+  // Who owns it is the sandbox's business (Sandbox.forJob hands it to the job's uid).
+  return addWorktree({ repo: run.repo, path: run.worktree, ref: saved?.baseCommit ?? 'HEAD', stateDir: run.stateDir });
 }

@@ -8,7 +8,6 @@ import { createChatModel } from '../model/create-chat-model.js';
 import { modelConfigFromEnv } from '../model/model-config.js';
 import { openQueue } from './open-queue.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
-import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { QueueOpenError } from '../queue/errors.js';
 import { RedisQueueOpenError } from '../queue/redis-connect.js';
@@ -93,7 +92,6 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     queue,
     model: config.role === 'receiver' ? placeholderModel() : createChatModel(modelConfigFromEnv(io.env)),
     sandbox: await createSandbox({ env: io.env, log: (level, message) => log[level === 'warn' ? 'warn' : 'info'](message) }),
-    fileOwner: sandboxFileOwner(),
     workdir: config.workdir,
     concurrency: config.concurrency,
     jobRetentionMs: config.jobRetentionMs,

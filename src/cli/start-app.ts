@@ -8,7 +8,6 @@ import { createGitHost } from '../github/octokit-host.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
 import { DEFAULT_JOB_RETENTION_DAYS, DEFAULT_QUEUE_RETENTION_DAYS } from '../config/env-config.js';
-import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { JobEnv } from '../run/job-env.js';
 import { startJobRetention, DEFAULT_RETENTION_SWEEP_MS, type RetentionTimer } from '../run/job-retention-timer.js';
@@ -33,7 +32,6 @@ export interface AppOptions {
   queue: JobQueue;
   model: ChatModel;
   sandbox: Sandbox;
-  fileOwner: FileOwner | null;
   workdir: string;
   concurrency: number;
   workerId: string;
@@ -131,7 +129,6 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
   return {
     workdir: o.workdir,
     sandbox: o.sandbox,
-    fileOwner: o.fileOwner,
     model: o.model,
     hostFor: async (request) => createGitHost(await octokitFor(request), { owner: request.repo.owner, repo: request.repo.name }),
     readConfig: async (request) => {

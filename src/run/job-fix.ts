@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs';
 import { createCrashPoints } from '../agent/crash-points.js';
 import { createTools } from '../agent/tools/registry.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { GitHost } from '../github/types.js';
 import type { Job } from '../queue/types.js';
-import { prepareWorkspaceOwnership } from '../sandbox/ownership.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
 import { addWorktree } from '../workspace/worktree.js';
@@ -45,9 +43,7 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   });
   const saved = loadRunState(files.state);
   const base = saved?.baseCommit ?? (await resolveRef(gitDir, target.baseRef));
-  const fresh = !existsSync(files.worktree);
   const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index });
-  if (fresh) await prepareWorkspaceOwnership(files.worktree, env.fileOwner);
   const commands = saved?.commands ?? detectCommands(workspace.root, { verify: config.verify ?? null, setup: config.setup ?? null });
   void reporter.phase('workspace', 'done', `${target.baseRef.replace(/^refs\/(heads\/)?/, '')} @ ${base.slice(0, 7)}`);
   // A workflow run names the workflow, not its jobs' check runs: then every failed check counts.
@@ -57,10 +53,13 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const crashPoints = env.crashPoints ?? createCrashPoints({});
   const agentsMd = [readAgentsMd(workspace.root), config.instructions].filter(Boolean).join('\n\n') || null;
 
+  // The job's own uid (the worktree is handed to it) and disk watchdog, released however it ends.
+  const sandbox = await env.sandbox.forJob({ workspace: files.worktree });
+  const jobSignal = AbortSignal.any([signal, sandbox.signal]);
   const result = await runFix(
     {
       workspace,
-      sandbox: env.sandbox,
+      sandbox,
       publisher: githubPublisher({ host, gitDir, cloneUrl: request.repo.cloneUrl, target, config, jobId: job.id, crashPoints }),
       paths: { journal: files.journal, state: files.state },
       crashPoints,
@@ -70,7 +69,7 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
       agent: {
         model: env.model,
         tools: createTools(),
-        toolContext: { workspace, sandbox: env.sandbox, verifyCommand: commands.verify, fileOwner: env.fileOwner, limits: FIX_TOOL_LIMITS, signal },
+        toolContext: { workspace, sandbox, verifyCommand: commands.verify, fileOwner: sandbox.owner, limits: FIX_TOOL_LIMITS, signal: jobSignal },
         budget: { maxSteps: config.max_steps, maxTokens: config.max_tokens, maxWallMs: config.timeout_minutes * 60_000 },
         context: FIX_CONTEXT,
         now: env.now,
@@ -81,7 +80,10 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
       },
     },
     { version: 1, task, baseCommit: base, createdAt: env.now(), commands },
-  );
+  )
+    // A limit that stopped the job (disk) is why it ended, whatever the abort made of the step it was in.
+    .catch((error: unknown) => Promise.reject(sandbox.signal.aborted ? sandbox.signal.reason : error))
+    .finally(() => sandbox.release());
   await reporter.flush();
   await report(reporter, result, files);
   return result;

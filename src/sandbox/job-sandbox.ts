@@ -52,8 +52,10 @@ export function createJobSandbox(options: JobSandboxOptions): JobSandbox {
     const bytes = await treeBytes(workspace, limitBytes);
     walking = false;
     if (bytes > limitBytes) return stop();
-    // Go on while a command runs, or when one started or ended during this walk.
-    if (current || started.epoch !== epoch) schedule(Math.max(disk.pollMs, 9 * (Date.now() - started.at)));
+    const took = Date.now() - started.at;
+    // Go on while a command runs; once more soon when one ended during this walk.
+    if (current) schedule(Math.max(disk.pollMs, 9 * took));
+    else if (started.epoch !== epoch) schedule(9 * took);
   };
 
   const run = async (request: SandboxRequest): Promise<SandboxResult> => {
@@ -70,6 +72,9 @@ export function createJobSandbox(options: JobSandboxOptions): JobSandbox {
     } finally {
       current = null;
       epoch += 1;
+      // One walk right after every command: a short one may have written past the cap before any walk.
+      if (timer) clearTimeout(timer);
+      timer = undefined;
       schedule(0);
     }
   };

@@ -11,7 +11,6 @@ import type { ChatModel } from '../../src/model/types.js';
 import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
-import { sandboxFileOwner } from '../../src/sandbox/ownership.js';
 import { cleanup, tempDir } from '../cli/helpers.js';
 import { newFakeGitHubState, nockFakeGitHub, type FakeGitHubState } from '../support/fake-github.js';
 import { testAppCredentials } from '../support/github-app.js';
@@ -108,7 +107,6 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     queue,
     model: options.model ?? new ScriptedModel(options.script),
     sandbox,
-    fileOwner: sandboxFileOwner(),
     workdir: join(dir, 'work'),
     concurrency: 2,
     ...(options.jobRetentionMs === undefined ? {} : { jobRetentionMs: options.jobRetentionMs }),
