@@ -52,14 +52,12 @@ export const SECCOMP_RET_ALLOW = 0x7fff0000;
 export const SECCOMP_RET_ERRNO = 0x00050000;
 const DENY = SECCOMP_RET_ERRNO | EPERM;
 
-// Classic BPF opcodes.
-const LD_W_ABS = 0x20;
-const JEQ_K = 0x15;
-const JGE_K = 0x35;
-const RET_K = 0x06;
+/** Classic BPF opcodes (the only ones this program uses). */
+export const BPF = { LD_W_ABS: 0x20, JEQ_K: 0x15, JGE_K: 0x35, RET_K: 0x06 } as const;
+const { LD_W_ABS, JEQ_K, JGE_K, RET_K } = BPF;
 /** Offsets in struct seccomp_data. */
-const NR_OFFSET = 0;
-const ARCH_OFFSET = 4;
+export const NR_OFFSET = 0;
+export const ARCH_OFFSET = 4;
 
 export interface BpfInstruction {
   code: number;
@@ -134,21 +132,5 @@ function assemble(lines: readonly Line[]): BpfInstruction[] {
   return out;
 }
 
-/**
- * Runs the program on one syscall the way the kernel would (for tests of the filter's logic on
- * architectures this machine does not have). Only the opcodes `seccompInstructions` emits.
- */
-export function evaluateSeccomp(program: readonly BpfInstruction[], data: { nr: number; arch: number }): number {
-  let acc = 0;
-  for (let pc = 0; pc < program.length; pc += 1) {
-    const ins = program[pc]!;
-    if (ins.code === LD_W_ABS) acc = ins.k === ARCH_OFFSET ? data.arch >>> 0 : data.nr >>> 0;
-    else if (ins.code === JEQ_K) pc += acc === ins.k >>> 0 ? ins.jt : ins.jf;
-    else if (ins.code === JGE_K) pc += acc >= ins.k >>> 0 ? ins.jt : ins.jf;
-    else if (ins.code === RET_K) return ins.k >>> 0;
-    else throw new Error(`seccomp: unexpected opcode ${ins.code}`);
-  }
-  throw new Error('seccomp: program fell off the end');
-}
-
+/** What a refused syscall returns: SECCOMP_RET_ERRNO with EPERM. */
 export const SECCOMP_DENY = DENY;
