@@ -57,10 +57,10 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   if (!mode.success) {
     throw new SandboxConfigError('bad-mode', `GREENFIX_SANDBOX=${env.GREENFIX_SANDBOX} is not valid: leave it unset, or 'off' to disable isolation`);
   }
+  const settings = parseSandboxSettings(env);
   const output = { headBytes: options.headBytes, tailBytes: options.tailBytes };
   if (mode.data === 'off') {
     log('warn', `SANDBOX DISABLED (GREENFIX_SANDBOX=off): NO ISOLATION. ${OFF_RISK}.`);
-    const settings = parseSandboxSettings(env);
     return createUnsandboxed({ path: env.PATH, ...output, disk: { limitMb: options.limits?.diskMb ?? settings.diskMb, pollMs: options.limits?.diskPollMs ?? 2000 } });
   }
   const bwrap = findExecutable('bwrap', env.PATH);
@@ -71,7 +71,6 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
         `Install it: apt-get install bubblewrap. Or set GREENFIX_SANDBOX=off to disable isolation explicitly; ${OFF_RISK}.`,
     );
   }
-  const settings = parseSandboxSettings(env);
   const limits = { memoryMb: settings.memoryMb, processes: settings.processes, diskMb: settings.diskMb, ...options.limits };
   const runAs = sandboxFileOwner(options.uid ?? process.getuid?.());
   const tools = {
