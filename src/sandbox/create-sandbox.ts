@@ -126,7 +126,8 @@ async function probe(sandbox: Sandbox, bwrap: string, leases: boolean): Promise<
   chmodSync(workspace, 0o755);
   const job = await sandbox.forJob({ workspace });
   try {
-    const r = await job.run({ command: 'id -u', workspace, timeoutMs: 10_000 });
+    const r = await job.run({ command: 'id -u', workspace, timeoutMs: 10_000 }).catch((error: unknown) => error as Error);
+    if (r instanceof Error) return r.message;
     if (r.exitCode !== 0) return r.stderr.trim() || `exit code ${r.exitCode}`;
     if (leases && r.stdout.trim() !== String(job.owner?.uid)) return `the command ran as uid ${r.stdout.trim()}, not ${job.owner?.uid}`;
     return null;

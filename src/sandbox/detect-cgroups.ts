@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cgroupsV1, v1Mounts } from './cgroup-v1.js';
 import { cgroupsV2 } from './cgroup-v2.js';
-import { ownCgroupPaths, sweepStaleCgroups, type Cgroups } from './cgroups.js';
+import { commandCgroupName, ownCgroupPaths, sweepStaleCgroups, type Cgroups } from './cgroups.js';
 import { errnoText } from './errno-text.js';
 import { isProcessAlive } from './process-alive.js';
 
@@ -28,7 +28,7 @@ export async function detectCgroups(options: DetectCgroupsOptions = {}): Promise
     if (existsSync(join(root, 'cgroup.controllers'))) {
       const cgroups = cgroupsV2(join(root, own.get('') ?? '/'));
       await sweepStaleCgroups([cgroups.where], isProcessAlive);
-      return { cgroups };
+      return { cgroups: await tried(cgroups) };
     }
     const mounts = v1Mounts(options.mountinfo);
     if (!mounts.memory || !mounts.pids) return { cgroups: null, why: 'no cgroup v2 and no v1 memory and pids controllers mounted' };
@@ -38,8 +38,15 @@ export async function detectCgroups(options: DetectCgroupsOptions = {}): Promise
     };
     const cgroups = cgroupsV1(bases);
     await sweepStaleCgroups([bases.memory, bases.pids], isProcessAlive);
-    return { cgroups };
+    return { cgroups: await tried(cgroups) };
   } catch (error) {
     return { cgroups: null, why: `cannot create cgroups here (${errnoText(error)})` };
   }
+}
+
+/** Creates and removes one cgroup: a base directory may exist (made by root) yet be closed to us. */
+async function tried(cgroups: Cgroups): Promise<Cgroups> {
+  const trial = cgroups.create(commandCgroupName(process.pid, 0), { memoryBytes: 64 * 1024 * 1024, pids: 16 });
+  await trial.remove();
+  return cgroups;
 }
