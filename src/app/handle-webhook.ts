@@ -4,7 +4,8 @@ import { CONFIG_ERRORS_MARKER, renderConfigProblems } from '../config/render-con
 import { renderRefusal } from '../github/render-refusal.js';
 import type { GitHost } from '../github/types.js';
 import type { JobQueue } from '../queue/types.js';
-import { dedupeKeyFor, triggerFor } from '../triggers/index.js';
+import { dedupeKeyFor } from '../triggers/dedupe.js';
+import { triggerFor } from '../triggers/route.js';
 import { subjectKey, type CancelRequest, type JobRequest, type Refusal, type TriggerContext } from '../triggers/types.js';
 import { commentIdOf, labelOf } from './payload-fields.js';
 

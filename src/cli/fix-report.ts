@@ -1,4 +1,4 @@
-import type { FixResult } from '../run/run-fix.js';
+import type { FixResult } from '../fix/run-fix.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import type { LocalRun } from './local-run.js';

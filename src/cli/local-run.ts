@@ -5,12 +5,15 @@ import { join } from 'node:path';
 import { git } from '../workspace/git.js';
 import type { GitWorkspace } from '../workspace/git-workspace.js';
 import { addWorktree, removeWorktree } from '../workspace/worktree.js';
-import type { RunState } from '../run/run-state.js';
+import { z } from 'zod';
+import { StateFile } from '../fix/state-file.js';
 import { UsageError } from './exit-codes.js';
 import { taskSlug } from './slug.js';
 
 /** Where one local run keeps its worktree, journal and state (docs/decisions.md). */
 export interface LocalRun {
+  /** GREENFIX_WORKDIR (or its default); runs live in its `runs/`. */
+  workdir: string;
   repo: string;
   slug: string;
   branch: string;
@@ -32,13 +35,14 @@ export async function locateRun(env: Record<string, string | undefined>, repoArg
   const repoKey = createHash('sha256').update(repo).digest('hex').slice(0, 8);
   const dir = join(workdir, 'runs', `${repoKey}-${slug}`);
   return {
+    workdir,
     repo,
     slug,
     branch: `greenfix/${slug}`,
     dir,
     worktree: join(dir, 'worktree'),
     journal: join(dir, 'journal.jsonl'),
-    state: join(dir, 'run.json'),
+    state: join(dir, 'state.json'),
     stateDir: join(dir, 'index'),
   };
 }
@@ -52,13 +56,19 @@ async function repositoryRoot(dir: string): Promise<string> {
   }
 }
 
+/** A local run's state file: the same shape as a job's, without a `job` section. */
+export type LocalState = StateFile<never>;
+
+export function openLocalState(run: LocalRun): LocalState {
+  return StateFile.open<never>(run.state, z.never());
+}
+
 /**
- * A fresh run (`saved` null) replaces an earlier one of the same task; a resumed one continues the
- * saved state, which must exist.
+ * A fresh run (`resumeFrom` null) replaces an earlier one of the same task; a resumed one continues
+ * from its state, which the caller loaded (and checked it has a fix to resume).
  */
-export async function openRunWorkspace(run: LocalRun, saved: RunState | null, resume: boolean): Promise<GitWorkspace> {
-  if (resume && !saved) throw new UsageError(`nothing to resume: no interrupted run of this task in ${run.dir}`);
-  if (!resume && existsSync(run.dir)) {
+export async function openRunWorkspace(run: LocalRun, resumeFrom: LocalState | null): Promise<{ workspace: GitWorkspace; state: LocalState }> {
+  if (!resumeFrom && existsSync(run.dir)) {
     await removeWorktree(run.repo, run.worktree);
     rmSync(run.dir, { recursive: true, force: true });
   }
@@ -66,6 +76,9 @@ export async function openRunWorkspace(run: LocalRun, saved: RunState | null, re
     mkdirSync(d, { recursive: true });
     chmodSync(d, 0o711);
   }
-  // Who owns it is the sandbox's business (Sandbox.forJob hands it to the job's uid).
-  return addWorktree({ repo: run.repo, path: run.worktree, ref: saved?.baseCommit ?? 'HEAD', stateDir: run.stateDir });
+  const state = resumeFrom ?? openLocalState(run);
+  // Who owns the worktree is the sandbox's business (Sandbox.forJob hands it to the run's uid).
+  const ref = state.get('fix')?.baseCommit ?? 'HEAD';
+  const workspace = await addWorktree({ repo: run.repo, path: run.worktree, ref, stateDir: run.stateDir, store: state.workspaceStore() });
+  return { workspace, state };
 }

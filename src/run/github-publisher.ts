@@ -8,7 +8,7 @@ import { commitVerifiedTree } from '../workspace/commit-tree.js';
 import { pushBranch } from '../workspace/push-branch.js';
 import type { JobTarget } from './job-target.js';
 import { forbiddenPaths, PathPolicyError } from './path-policy.js';
-import { commitMessage, type Publisher } from './publisher.js';
+import { commitMessage, type Publisher } from '../fix/publisher.js';
 import { RETRY_HINT } from './job-reporter.js';
 
 export interface GitHubPublisherDeps {

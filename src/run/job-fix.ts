@@ -1,22 +1,21 @@
 import { createCrashPoints } from '../agent/crash-points.js';
-import { createTools } from '../agent/tools/registry.js';
 import type { RepoConfig } from '../config/repo-config.js';
+import { FIX_CONTEXT } from '../fix/defaults.js';
+import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
+import type { FixResult } from '../fix/run-fix.js';
 import type { GitHost } from '../github/types.js';
 import type { Job } from '../queue/types.js';
-import { detectCommands } from '../workspace/detect-commands.js';
+import type { JobSandbox } from '../sandbox/types.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
+import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { addWorktree } from '../workspace/worktree.js';
-import { readAgentsMd } from './agents-md.js';
 import { githubPublisher } from './github-publisher.js';
-import type { JobFiles } from './job-files.js';
+import type { JobFiles, JobStateFile } from './job-files.js';
 import type { JobEnv } from './job-env.js';
 import { lastTestOutput, notVerifiedSentence } from './job-outcome.js';
 import type { JobReporter } from './job-reporter.js';
 import type { JobTarget } from './job-target.js';
 import { jobTask } from './job-task.js';
-import { loadRunState } from './run-state.js';
-import { runFix, type FixResult } from './run-fix.js';
-import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from './defaults.js';
 
 export interface JobFixInput {
   env: JobEnv;
@@ -24,14 +23,15 @@ export interface JobFixInput {
   config: RepoConfig;
   host: GitHost;
   files: JobFiles;
+  state: JobStateFile;
   target: JobTarget;
   reporter: JobReporter;
   signal: AbortSignal;
 }
 
-/** Workspace → runFix (setup, agent, gate, publish) → the final status comment. */
+/** Workspace → the fix session (setup, agent, gate, publish) → the final status comment. */
 export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
-  const { env, job, config, host, files, target, reporter, signal } = input;
+  const { env, job, config, host, files, state, target, reporter } = input;
   const { request } = job;
   void reporter.phase('workspace', 'running');
   const { gitDir } = await syncMirror({
@@ -41,52 +41,47 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
     token: await host.gitToken(),
     refs: target.fetchRefs,
   });
-  const saved = loadRunState(files.state);
+  const saved = state.get('fix');
   const base = saved?.baseCommit ?? (await resolveRef(gitDir, target.baseRef));
-  const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index });
-  const commands = saved?.commands ?? detectCommands(workspace.root, { verify: config.verify ?? null, setup: config.setup ?? null });
+  const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, store: state.workspaceStore() });
+  const commands = fixCommands(workspace.root, saved, { verify: config.verify, setup: config.setup });
   void reporter.phase('workspace', 'done', `${target.baseRef.replace(/^refs\/(heads\/)?/, '')} @ ${base.slice(0, 7)}`);
   // A workflow run names the workflow, not its jobs' check runs: then every failed check counts.
   const ci = request.kind === 'ci_fix' && !saved ? request.ci : undefined;
   const failed = ci ? await host.failedChecks(ci.headSha, ci.workflowRunId ? undefined : ci.checks) : [];
   const task = saved?.task ?? jobTask(request, target, failed);
-  const crashPoints = env.crashPoints ?? createCrashPoints({});
-  const agentsMd = [readAgentsMd(workspace.root), config.instructions].filter(Boolean).join('\n\n') || null;
 
   // The job's own uid (the worktree is handed to it) and disk watchdog, released however it ends.
   const sandbox = await env.sandbox.forJob({ workspace: files.worktree });
-  const jobSignal = AbortSignal.any([signal, sandbox.signal]);
-  const result = await runFix(
-    {
-      workspace,
-      sandbox,
-      publisher: githubPublisher({ host, gitDir, cloneUrl: request.repo.cloneUrl, target, config, jobId: job.id, crashPoints }),
-      paths: { journal: files.journal, state: files.state },
-      crashPoints,
-      setupTimeoutMs: SETUP_TIMEOUT_MS,
-      agentsMd,
-      onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
-      agent: {
-        model: env.model,
-        tools: createTools(),
-        toolContext: { workspace, sandbox, verifyCommand: commands.verify, fileOwner: sandbox.owner, limits: FIX_TOOL_LIMITS, signal: jobSignal },
-        budget: { maxSteps: config.max_steps, maxTokens: config.max_tokens, maxWallMs: config.timeout_minutes * 60_000 },
-        context: FIX_CONTEXT,
-        now: env.now,
-        onEvent: (event) => {
-          if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion);
-        },
-        config: { jobId: job.id, maxSteps: config.max_steps, maxTokens: config.max_tokens, verify: commands.verify, setup: commands.setup },
-      },
-    },
-    { version: 1, task, baseCommit: base, createdAt: env.now(), commands },
-  )
-    // A limit that stopped the job (disk) is why it ended, whatever the abort made of the step it was in.
-    .catch((error: unknown) => Promise.reject(sandbox.signal.aborted ? sandbox.signal.reason : error))
-    .finally(() => sandbox.release());
+  const result = await runFixSession(jobSessionInput(input, workspace, commands, gitDir, sandbox), task).finally(() => sandbox.release());
   await reporter.flush();
   await report(reporter, result, files);
   return result;
+}
+
+/** What a job supplies to the one assembly (fix/fix-session.ts); the CLI's twin is localSessionInput. */
+export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspace, commands: Commands, gitDir: string, sandbox: JobSandbox): FixSessionInput {
+  const { env, job, config, host, files, state, target, reporter, signal } = input;
+  const crashPoints = env.crashPoints ?? createCrashPoints({});
+  return {
+    workspace,
+    commands,
+    budgets: { maxSteps: config.max_steps, maxTokens: config.max_tokens, timeoutMinutes: config.timeout_minutes, contextTokens: FIX_CONTEXT.maxTokens },
+    model: env.model,
+    sandbox,
+    publisher: githubPublisher({ host, gitDir, cloneUrl: job.request.repo.cloneUrl, target, config, jobId: job.id, crashPoints }),
+    state: state.fixStore(),
+    journal: files.journal,
+    crashPoints,
+    instructions: config.instructions ?? null,
+    jobId: job.id,
+    signal,
+    now: env.now,
+    onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
+    onEvent: (event) => {
+      if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion);
+    },
+  };
 }
 
 function onPhase(reporter: JobReporter, phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {

@@ -12,15 +12,17 @@ import {
 } from './private-index.js';
 import { Serial } from './serial.js';
 import { diffEntries, nextSetAside, overrideLines } from './set-aside.js';
-import { loadState, saveState, type WorkspaceState } from './workspace-state.js';
+import { fileWorkspaceStore, type WorkspaceState, type WorkspaceStateStore } from './workspace-state.js';
 import type { ObservableWorkspace, Observed } from './types.js';
 
 export interface GitWorkspaceOptions {
   root: string;
   /** Any commit-ish; resolved to a full oid once. */
   baseCommit: string;
-  /** greenfix's own directory for this workspace, outside the worktree (and the sandbox). */
+  /** greenfix's own directory for this workspace (its private index), outside the worktree and the sandbox. */
   stateDir: string;
+  /** Where the pinned git dir and the set-aside paths are kept; default `workspace.json` in stateDir. */
+  store?: WorkspaceStateStore;
 }
 
 /** The state dir belongs to another base commit: reusing it would mix two jobs' bookkeeping. */
@@ -50,6 +52,7 @@ export class GitWorkspace implements ObservableWorkspace {
   private constructor(
     readonly root: string,
     private readonly stateDir: string,
+    private readonly store: WorkspaceStateStore,
     private state: WorkspaceState,
   ) {
     this.scratchDir = join(root, '.greenfix');
@@ -70,7 +73,8 @@ export class GitWorkspace implements ObservableWorkspace {
     const root = resolve(opts.root);
     const stateDir = resolve(opts.stateDir);
     mkdirSync(stateDir, { recursive: true });
-    const saved = loadState(stateDir);
+    const store = opts.store ?? fileWorkspaceStore(stateDir);
+    const saved = store.load();
     const gitDir = saved?.gitDir ?? (await git(['rev-parse', '--absolute-git-dir'], { cwd: root })).trim();
     const baseCommit = (
       await git(['rev-parse', '--verify', '--end-of-options', `${opts.baseCommit}^{commit}`], {
@@ -82,8 +86,8 @@ export class GitWorkspace implements ObservableWorkspace {
       throw new WorkspaceStateMismatchError(stateDir, saved.baseCommit, baseCommit);
     }
     const state = saved ?? { gitDir, baseCommit, setAside: new Map() };
-    if (!saved) saveState(stateDir, state);
-    const ws = new GitWorkspace(root, stateDir, state);
+    if (!saved) store.save(state);
+    const ws = new GitWorkspace(root, stateDir, store, state);
     ws.prepareScratchDir();
     await seedPrivateIndex(ws.repo, baseCommit);
     return ws;
@@ -120,7 +124,7 @@ export class GitWorkspace implements ObservableWorkspace {
     // Even a failed action's leftovers are leftovers: record them before rethrowing.
     const after = await this.snapshot();
     this.state = { ...this.state, setAside: nextSetAside(this.state.setAside, before, after, setAside) };
-    saveState(this.stateDir, this.state);
+    this.store.save(this.state);
     if (!outcome.ok) throw outcome.error;
     const { created, changed } = diffEntries(before, after);
     return { value: outcome.value, created: created.map(displayPath).sort(), changed: changed.map(displayPath).sort() };

@@ -6,12 +6,11 @@ import type { CrashPoints } from '../agent/crash-points.js';
 import type { SandboxRunner } from '../sandbox/types.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import type { Published, Publisher } from './publisher.js';
-import { loadRunState, saveRunState, type RunState } from './run-state.js';
+import type { RunState, RunStateStore } from './run-state.js';
 import { runSetup, setupNote } from './setup-phase.js';
 
 export interface FixPaths {
   journal: string;
-  state: string;
 }
 
 export interface FixDeps {
@@ -19,6 +18,8 @@ export interface FixDeps {
   sandbox: SandboxRunner;
   publisher: Publisher;
   paths: FixPaths;
+  /** The state file's `fix` section (state-file.ts). */
+  state: RunStateStore;
   /** The agent's dependencies minus what this module supplies (journal, crash points). */
   agent: Omit<AgentDeps, 'journal' | 'crashPoints'>;
   crashPoints: CrashPoints;
@@ -37,16 +38,17 @@ export type FixResult =
  * where it stopped and repeats nothing that already happened.
  */
 export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResult> {
-  const state = loadRunState(deps.paths.state) ?? initial;
-  saveRunState(deps.paths.state, state);
+  let state = deps.state.get() ?? initial;
+  deps.state.set(state);
 
   const setup = state.commands.setup;
   if (setup && !state.setup) {
     deps.onPhase?.('setup', setup);
     const signal = deps.agent.toolContext.signal;
-    state.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, ...(signal ? { signal } : {}) }, setup);
+    const done = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, ...(signal ? { signal } : {}) }, setup);
     signal?.throwIfAborted();
-    saveRunState(deps.paths.state, state);
+    state = { ...state, setup: done };
+    deps.state.set(state);
   }
   const note = setup && state.setup ? setupNote(setup, state.setup) : null;
 
@@ -84,7 +86,7 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
     summary: outcome.summary ?? '',
     date: new Date(state.createdAt),
   });
-  saveRunState(deps.paths.state, { ...state, published });
+  deps.state.set({ ...state, published });
   deps.crashPoints.reach('after_publish');
   return { status: 'published', outcome, published };
 }

@@ -1,4 +1,5 @@
 import type { VerifiedTree } from '../workspace/types.js';
+import { truncate } from '../util/truncate.js';
 
 /** What gets published: exactly the verified tree, on top of the base. */
 export interface PublishInput {
@@ -29,7 +30,7 @@ export interface Publisher {
 /** The commit message: a subject from the task, the model's summary, and trailers anyone can check. */
 export function commitMessage(input: PublishInput): string {
   const firstLine = input.task.trim().split('\n')[0] ?? 'greenfix';
-  const subject = firstLine.length > 72 ? `${firstLine.slice(0, 69)}...` : firstLine;
+  const subject = truncate(firstLine, 72);
   return [
     subject,
     '',

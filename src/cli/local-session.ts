@@ -1,0 +1,45 @@
+import { createCrashPoints } from '../agent/crash-points.js';
+import type { FixSessionInput } from '../fix/fix-session.js';
+import { localPublisher } from '../fix/local-publisher.js';
+import type { ChatModel } from '../model/types.js';
+import type { JobSandbox } from '../sandbox/types.js';
+import type { Commands, ObservableWorkspace } from '../workspace/types.js';
+import type { FixOptions } from './fix-options.js';
+import type { LocalRun, LocalState } from './local-run.js';
+import { formatEvent } from './progress.js';
+
+export interface LocalSessionParts {
+  options: FixOptions;
+  run: LocalRun;
+  state: LocalState;
+  workspace: ObservableWorkspace;
+  commands: Commands;
+  model: ChatModel;
+  /** The run's own sandbox (Sandbox.forJob). */
+  sandbox: JobSandbox;
+  env: Readonly<Record<string, string | undefined>>;
+  stderr: (line: string) => void;
+}
+
+/** What `greenfix fix` supplies to the one assembly (fix/fix-session.ts); the job's twin is jobSessionInput. */
+export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
+  const { options, run, stderr } = parts;
+  return {
+    workspace: parts.workspace,
+    commands: parts.commands,
+    budgets: { maxSteps: options.maxSteps, maxTokens: options.maxTokens, timeoutMinutes: options.timeoutMinutes, contextTokens: options.contextTokens },
+    model: parts.model,
+    sandbox: parts.sandbox,
+    publisher: localPublisher(run.repo, run.branch),
+    state: parts.state.fixStore(),
+    journal: run.journal,
+    crashPoints: createCrashPoints(parts.env),
+    instructions: null,
+    now: Date.now,
+    onPhase: (phase, detail) => stderr(`greenfix: ${phase}: ${detail}`),
+    onEvent: (event) => {
+      const line = formatEvent(event);
+      if (line) stderr(line);
+    },
+  };
+}
