@@ -47,7 +47,10 @@ describe('a uid of its own per job', () => {
   });
 
   (isRoot ? it : it.skip)('a resumed job keeps its uid when free, and a taken one re-chowns the worktree to the new uid', async () => {
-    const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: quiet });
+    // A range and lease directory of this test's own: which uid it gets must not depend on other suites.
+    const base = 2_146_000_000 + (process.pid % 100_000) * 10;
+    const env = { PATH: process.env.PATH, GREENFIX_SANDBOX_UIDS: `${base}-${base + 9}` };
+    const sandbox = await createSandbox({ env, log: quiet, uidLeaseDir: temp.make('greenfix-leases-') });
     const workspace = await temp.workspace();
     writeFileSync(join(workspace, 'file'), 'x');
     const first = await sandbox.forJob({ workspace });
