@@ -75,7 +75,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const runAs = sandboxFileOwner(options.uid ?? process.getuid?.());
   const tools = {
     bwrap,
-    sh: requireTool('sh', env.PATH),
+    sh: requireTool('sh', env.PATH, 'dash'),
     prlimit: requireTool('prlimit', env.PATH),
     setpriv: runAs ? requireTool('setpriv', env.PATH) : 'setpriv',
   };
@@ -107,10 +107,10 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   return sandbox;
 }
 
-function requireTool(name: string, pathValue: string | undefined): string {
+function requireTool(name: string, pathValue: string | undefined, aptPackage = 'util-linux'): string {
   const found = findExecutable(name, pathValue);
   if (found) return found;
-  throw new SandboxUnavailableError('tool-missing', `${name} is not installed (the sandbox needs it): apt-get install util-linux`);
+  throw new SandboxUnavailableError('tool-missing', `${name} is not installed (the sandbox needs it): apt-get install ${aptPackage}`);
 }
 
 /**
