@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { killAndRemove, readKey, readProcs, type CgroupLimits, type Cgroups, type CommandCgroup } from './cgroups.js';
 
 const NEEDED = ['memory', 'pids'];
+/** Where greenfix's own processes move so its cgroup may have children with controllers. */
+export const HOST_LEAF = 'greenfix-host';
 
 /**
  * cgroup v2, in the subtree delegated to greenfix (its own cgroup: a container's, or a systemd
@@ -51,17 +53,22 @@ function enableControllers(own: string): void {
   const control = join(own, 'cgroup.subtree_control');
   const enabled = readFileSync(control, 'utf8').trim().split(/\s+/);
   if (NEEDED.every((c) => enabled.includes(c))) return;
-  const procs = readProcs(join(own, 'cgroup.procs'));
-  if (procs.length > 0) {
-    const leaf = join(own, 'greenfix-host');
-    mkdirSync(leaf, { recursive: true });
-    for (const pid of procs) {
-      try {
-        writeFileSync(join(leaf, 'cgroup.procs'), String(pid));
-      } catch {
-        /* exited meanwhile */
-      }
+  const enable = () => writeFileSync(control, NEEDED.map((c) => `+${c}`).join(' '));
+  try {
+    enable();
+    return;
+  } catch (error) {
+    // EBUSY: the cgroup holds processes (the root of a hierarchy is exempt; ours is not).
+    if ((error as NodeJS.ErrnoException).code !== 'EBUSY') throw error;
+  }
+  const leaf = join(own, HOST_LEAF);
+  mkdirSync(leaf, { recursive: true });
+  for (const pid of readProcs(join(own, 'cgroup.procs'))) {
+    try {
+      writeFileSync(join(leaf, 'cgroup.procs'), String(pid));
+    } catch {
+      /* exited meanwhile */
     }
   }
-  writeFileSync(control, NEEDED.map((c) => `+${c}`).join(' '));
+  enable();
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { cgroupsV1, v1Mounts } from './cgroup-v1.js';
-import { cgroupsV2 } from './cgroup-v2.js';
+import { cgroupsV2, HOST_LEAF } from './cgroup-v2.js';
 import { commandCgroupName, ownCgroupPaths, sweepStaleCgroups, type Cgroups } from './cgroups.js';
 import { errnoText } from './errno-text.js';
 import { isProcessAlive } from './process-alive.js';
@@ -26,7 +26,9 @@ export async function detectCgroups(options: DetectCgroupsOptions = {}): Promise
   const own = ownCgroupPaths(options.procSelfCgroup);
   try {
     if (existsSync(join(root, 'cgroup.controllers'))) {
-      const cgroups = cgroupsV2(join(root, own.get('') ?? '/'));
+      // Moved into the host leaf by an earlier start in this process (or its parent): the base is above it.
+      const path = own.get('') ?? '/';
+      const cgroups = cgroupsV2(join(root, basename(path) === HOST_LEAF ? dirname(path) : path));
       await sweepStaleCgroups([cgroups.where], isProcessAlive);
       return { cgroups: await tried(cgroups) };
     }

@@ -67,7 +67,8 @@ export function createJobSandbox(options: JobSandboxOptions): JobSandbox {
     const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;
     try {
       const result = await options.run({ ...request, signal });
-      if (!controller.signal.aborted || request.signal?.aborted) return result;
+      // The caller's signal may include ours (the job stops on it): the stop is the reason either way.
+      if (!controller.signal.aborted || !stopped.signal.aborted) return result;
       return { ...result, aborted: false, limit: { kind: 'disk', limitMb: disk.limitMb } };
     } finally {
       current = null;

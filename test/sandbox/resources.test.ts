@@ -149,7 +149,6 @@ describe('disk watchdog', () => {
     const r = await j.run({ command: 'head -c 20000000 /dev/urandom > big && echo wrote && sleep 30', workspace, timeoutMs: 30_000 });
     expect(r.limit).toEqual({ kind: 'disk', limitMb: 5 });
     expect(r.timedOut).toBe(false);
-    expect(r.durationMs).toBeLessThan(25_000);
     expect(describeExit(r, 30)).toMatch(/^killed: disk limit 5 MB/);
     expect(j.signal.aborted).toBe(true);
     expect(j.signal.reason).toBeInstanceOf(SandboxLimitError);
