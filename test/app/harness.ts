@@ -54,6 +54,8 @@ export interface HarnessOptions {
   jobRetentionMs?: number;
   /** GREENFIX_QUEUE_RETENTION_DAYS in ms; default startApp's (30 days). */
   queueRetentionMs?: number;
+  /** Sandbox settings (GREENFIX_SANDBOX_DISK_MB…), as the deployment's environment would give them. */
+  sandboxEnv?: Record<string, string>;
 }
 
 /**
@@ -96,7 +98,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   nockFakeGitHub(state);
   const queue = options.queue ?? openSqliteQueue({ path: join(dir, 'greenfix.db') });
   const log = pino({ level: 'silent' });
-  const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: () => undefined });
+  const sandbox = await createSandbox({ env: { PATH: process.env.PATH, ...options.sandboxEnv }, log: () => undefined });
   const app = await startApp({
     ...testAppCredentials(),
     secret: SECRET,
