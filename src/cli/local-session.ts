@@ -1,9 +1,9 @@
-import { createCrashPoints } from '../agent/crash-points.js';
 import type { FixSessionInput } from '../fix/fix-session.js';
 import { localPublisher } from '../fix/local-publisher.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobSandbox } from '../sandbox/types.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
+import { crashWrappers } from './crash-wrappers.js';
 import type { FixOptions } from './fix-options.js';
 import type { LocalRun, LocalState } from './local-run.js';
 import { formatEvent } from './progress.js';
@@ -33,8 +33,9 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     publisher: localPublisher(run.repo, run.branch),
     state: parts.state.fixStore(),
     journal: run.journal,
-    crashPoints: createCrashPoints(parts.env),
+    wrap: crashWrappers(parts.env),
     instructions: null,
+    warn: (message) => stderr(`greenfix: warning: ${message}`),
     now: Date.now,
     onPhase: (phase, detail) => stderr(`greenfix: ${phase}: ${detail}`),
     onEvent: (event) => {

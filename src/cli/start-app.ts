@@ -2,9 +2,11 @@ import { Probot, Server, type ProbotOctokit } from 'probot';
 import type { Logger } from 'pino';
 import { greenfixApp } from '../app/greenfix-app.js';
 import { jobLogger } from '../app/logger-context.js';
+import { DEFAULT_WEBHOOK_MAX_BYTES, limitWebhookBodies } from '../app/webhook-body-limit.js';
 import { createMetrics, type Metrics } from '../app/metrics.js';
-import type { CrashPoints } from '../agent/crash-points.js';
+import { CONFIG_TOKEN_SCOPE, gitTokenScope, mintInstallationToken, renewingToken, restTokenScope, type TokenScope } from '../github/installation-token.js';
 import { createGitHost } from '../github/octokit-host.js';
+import { scopedOctokit } from '../github/scoped-octokit.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
 import { DEFAULT_JOB_RETENTION_DAYS, DEFAULT_QUEUE_RETENTION_DAYS } from '../config/env-config.js';
@@ -15,6 +17,8 @@ import { sweepJobDirs } from '../run/job-retention.js';
 import { runJob } from '../run/run-job.js';
 import { startWorkerPool, type WorkerPool } from '../run/worker-pool.js';
 import type { JobRequest } from '../triggers/types.js';
+import { pushBranch } from '../workspace/push-branch.js';
+import type { EffectWrappers } from './crash-wrappers.js';
 
 /** Finished jobs forgotten per retention sweep (hourly): far more than a busy hour finishes. */
 const PRUNE_BATCH = 5_000;
@@ -35,7 +39,8 @@ export interface AppOptions {
   workdir: string;
   concurrency: number;
   workerId: string;
-  crashPoints: CrashPoints;
+  /** How this process wraps its effects (crash-wrappers.ts: GREENFIX_CRASH_AT, else none). */
+  wrap: EffectWrappers;
   /** Shared GitHub rate limiting across processes (Probot's throttling through Redis). */
   redisUrl?: string;
   /** Probot's Octokit class; tests pass one with throttling off (it spaces writes a second apart). */
@@ -44,6 +49,8 @@ export interface AppOptions {
   jobRetentionMs?: number;
   /** How long the queue remembers finished jobs (GREENFIX_QUEUE_RETENTION_DAYS); default 30 days. */
   queueRetentionMs?: number;
+  /** Largest webhook body accepted (GREENFIX_WEBHOOK_MAX_BYTES); default 5 MiB. Larger: 413, unread. */
+  webhookMaxBytes?: number;
   /** Lease/heartbeat/poll timings; defaults suit production. */
   timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number; retentionSweepMs?: number };
 }
@@ -99,6 +106,12 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     const workers = pool;
     await server.load(greenfixApp({ queue: o.queue, metrics, wake: () => workers?.wake() }));
     const http = await server.start();
+    // In front of Probot's own request listener, before any request is read (no I/O has run
+    // since `listen` called back: only promise continuations).
+    limitWebhookBodies(http, {
+      maxBytes: o.webhookMaxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES,
+      onRefused: (info) => o.log.warn({ ...info, maxBytes: o.webhookMaxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES }, 'webhook body over the limit: answered 413 without reading it'),
+    });
     const address = http.address();
     url = address && typeof address === 'object' ? `http://${o.host}:${address.port}` : null;
   }
@@ -130,14 +143,23 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     workdir: o.workdir,
     sandbox: o.sandbox,
     model: o.model,
-    hostFor: async (request) => createGitHost(await octokitFor(request), { owner: request.repo.owner, repo: request.repo.name }),
+    // A job's tokens name its one repository: REST calls get the app's permissions there, git
+    // gets contents only. Both live in memory for the job and are renewed before they expire.
+    hostFor: async (request) => {
+      const installation = await octokitFor(request);
+      const renewing = (scope: TokenScope) => renewingToken({ mint: () => mintInstallationToken(installation, request.installationId, scope), now: Date.now });
+      const rest = scopedOctokit(installation, renewing(restTokenScope(request.repo.id)));
+      return o.wrap.host(createGitHost(rest, { owner: request.repo.owner, repo: request.repo.name }, { gitToken: renewing(gitTokenScope(request.repo.id)) }));
+    },
     readConfig: async (request) => {
-      const octokit = await octokitFor(request);
+      const installation = await octokitFor(request);
+      const octokit = scopedOctokit(installation, renewingToken({ mint: () => mintInstallationToken(installation, request.installationId, CONFIG_TOKEN_SCOPE), now: Date.now }));
       const { files, config } = await octokit.config.get({ owner: request.repo.owner, repo: request.repo.name, path: '.github/greenfix.yml' });
       return files.every((file) => file.config === null) ? null : config;
     },
     queue: o.queue,
-    crashPoints: o.crashPoints,
+    push: o.wrap.push(pushBranch),
+    wrap: o.wrap,
     now: Date.now,
     log: o.log,
     progressIntervalMs,

@@ -1,3 +1,4 @@
+import { neutralise } from '../util/neutralise.js';
 import type { VerifiedTree } from '../workspace/types.js';
 import { truncate } from '../util/truncate.js';
 
@@ -27,16 +28,42 @@ export interface Publisher {
   publish(input: PublishInput): Promise<Published>;
 }
 
-/** The commit message: a subject from the task, the model's summary, and trailers anyone can check. */
+/** A commit's subject, in characters: what `git log --oneline` and GitHub show in full. */
+export const COMMIT_SUBJECT_CHARS = 72;
+/** The model's summary in the commit body, in characters (the PR body carries the rest). */
+export const COMMIT_BODY_CHARS = 4_000;
+
+/** greenfix's own subject prefix (`Fix #12: `, `Fix CI on #7: `): the job's own issue, kept live. */
+const OWN_PREFIX = /^Fix (?:CI on )?#\d+: /;
+
+/**
+ * A commit subject (also the PR title) from the task's first line: greenfix's own `Fix #<n>: `
+ * stays, the rest (an issue title: untrusted) is neutralised and the whole capped at 72 characters.
+ */
+export function commitSubject(firstLine: string): string {
+  const subject = neutraliseTitle(firstLine) || 'greenfix';
+  return truncate(subject, COMMIT_SUBJECT_CHARS);
+}
+
+/** A title on one line with greenfix's own prefix kept and the rest neutralised (PR titles too). */
+export function neutraliseTitle(title: string): string {
+  const line = title.replace(/\s+/g, ' ').trim();
+  const own = OWN_PREFIX.exec(line)?.[0] ?? '';
+  return `${own}${neutralise(line.slice(own.length), { for: 'commit' })}`.trim();
+}
+
+/**
+ * The commit message: the subject, the model's summary (neutralised like a PR body: no closing
+ * keywords, mentions or HTML; capped), and trailers anyone can check (`Verified-tree:` is relied on).
+ */
 export function commitMessage(input: PublishInput): string {
-  const firstLine = input.task.trim().split('\n')[0] ?? 'greenfix';
-  const subject = truncate(firstLine, 72);
+  const summary = neutralise(input.summary.trim(), { for: 'commit' });
+  const body = summary.length > COMMIT_BODY_CHARS ? `${summary.slice(0, COMMIT_BODY_CHARS - 30).trimEnd()}\n[… summary cut]` : summary;
   return [
-    subject,
+    commitSubject(input.task.trim().split('\n')[0] ?? ''),
     '',
-    input.summary.trim(),
-    '',
+    ...(body === '' ? [] : [body, '']),
     `Verified-tree: ${input.verified.tree}`,
-    `Verified-by: ${input.verified.command}`,
+    `Verified-by: ${neutralise(input.verified.command.replace(/\s+/g, ' '), { for: 'commit' })}`,
   ].join('\n');
 }

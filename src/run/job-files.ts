@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { StateFile } from '../fix/state-file.js';
+import { StateFile, StateFileError } from '../fix/state-file.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import type { JobTarget } from './job-target.js';
 
@@ -54,7 +54,14 @@ export const JobTargetSchema = z.strictObject({
 /** A job's state: its `job` section is the target. Loaded once per attempt (throws StateFileError when damaged). */
 export type JobStateFile = StateFile<JobTarget>;
 
+/** Files of the greenfix before one state file (run.json, target.json, index/workspace.json). */
+const LEGACY_FILES = ['run.json', 'target.json'];
+
 export function openJobState(files: JobFiles): JobStateFile {
+  // Its worktree may have run untrusted code, and its pinned git dir is in a file this version
+  // does not read: resuming it would trust the worktree's .git file. Refuse it (typed) instead.
+  const legacy = LEGACY_FILES.map((name) => join(files.dir, name)).find((path) => existsSync(path));
+  if (legacy && !existsSync(files.state)) throw new StateFileError(legacy, 'wrong_version', 'a job started by an older greenfix');
   return StateFile.open<JobTarget>(files.state, JobTargetSchema);
 }
 

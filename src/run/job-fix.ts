@@ -1,4 +1,4 @@
-import { createCrashPoints } from '../agent/crash-points.js';
+import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
@@ -43,8 +43,9 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   });
   const saved = state.get('fix');
   const base = saved?.baseCommit ?? (await resolveRef(gitDir, target.baseRef));
-  const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, store: state.workspaceStore() });
-  const commands = fixCommands(workspace.root, saved, { verify: config.verify, setup: config.setup });
+  const objectsWithin = join(env.workdir, 'mirrors');
+  const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, store: state.workspaceStore(), objectsWithin });
+  const commands = fixCommands(workspace.root, saved, { verify: config.verify, setup: config.setup }, jobWarn(input));
   void reporter.phase('workspace', 'done', `${target.baseRef.replace(/^refs\/(heads\/)?/, '')} @ ${base.slice(0, 7)}`);
   // A workflow run names the workflow, not its jobs' check runs: then every failed check counts.
   const ci = request.kind === 'ci_fix' && !saved ? request.ci : undefined;
@@ -62,19 +63,19 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
 /** What a job supplies to the one assembly (fix/fix-session.ts); the CLI's twin is localSessionInput. */
 export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspace, commands: Commands, gitDir: string, sandbox: JobSandbox): FixSessionInput {
   const { env, job, config, host, files, state, target, reporter, signal } = input;
-  const crashPoints = env.crashPoints ?? createCrashPoints({});
   return {
     workspace,
     commands,
     budgets: { maxSteps: config.max_steps, maxTokens: config.max_tokens, timeoutMinutes: config.timeout_minutes, contextTokens: FIX_CONTEXT.maxTokens },
     model: env.model,
     sandbox,
-    publisher: githubPublisher({ host, gitDir, cloneUrl: job.request.repo.cloneUrl, target, config, jobId: job.id, crashPoints }),
+    publisher: githubPublisher({ host, gitDir, cloneUrl: job.request.repo.cloneUrl, target, config, jobId: job.id, push: env.push }),
     state: state.fixStore(),
     journal: files.journal,
-    crashPoints,
+    wrap: env.wrap,
     instructions: config.instructions ?? null,
     jobId: job.id,
+    warn: jobWarn(input),
     signal,
     now: env.now,
     onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
@@ -83,6 +84,9 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     },
   };
 }
+
+/** A worktree file the host would not read (see readRegularFile), in the worker's log. */
+const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn({ jobId: input.job.id }, message);
 
 function onPhase(reporter: JobReporter, phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {
   if (phase === 'setup') void reporter.phase('setup', 'running', detail);

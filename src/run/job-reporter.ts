@@ -1,4 +1,3 @@
-import { noCrashPoints, type CrashPoints } from '../agent/crash-points.js';
 import { renderStatusComment } from '../github/render-status-comment.js';
 import { statusMarker } from '../github/status-marker.js';
 import type { JobOutcomeReport, JobReport, PhaseName, PhaseState } from '../github/report.js';
@@ -11,8 +10,8 @@ export interface ReporterDeps {
   /** Progress edits closer together than this are skipped (phase changes always go out). */
   minIntervalMs: number;
   onError: (error: unknown) => void;
-  /** Test-only SIGKILLs either side of each comment write (counted per process). */
-  crashPoints?: CrashPoints;
+  /** A sentence the final status adds (the issue was closed by its author meanwhile), or null. */
+  finishNote?: () => Promise<string | null>;
 }
 
 export const RETRY_HINT = 'Comment `/agent retry` (optionally followed by instructions) to try again, or `/agent cancel` to stop.';
@@ -54,11 +53,22 @@ export class JobReporter {
   }
 
   async finish(outcome: JobOutcomeReport): Promise<void> {
-    this.deps.report.outcome = outcome;
+    const note = outcome.status === 'cancelled' ? null : await this.note();
+    this.deps.report.outcome = note ? { ...outcome, sentence: `${outcome.sentence} ${note}` } : outcome;
     for (const phase of this.deps.report.phases) {
       if (phase.state === 'running') phase.state = outcome.status === 'published' ? 'done' : 'failed';
     }
     await this.enqueue(true);
+  }
+
+  /** The finish note; a failure to learn it is reported and leaves it out (never fails the job). */
+  private async note(): Promise<string | null> {
+    try {
+      return (await this.deps.finishNote?.()) ?? null;
+    } catch (error) {
+      this.deps.onError(error);
+      return null;
+    }
   }
 
   flush(): Promise<void> {
@@ -76,12 +86,9 @@ export class JobReporter {
   private async upsert(): Promise<void> {
     this.lastWrite = this.deps.now();
     const marker = statusMarker(this.deps.report.jobId);
-    const crash = this.deps.crashPoints ?? noCrashPoints;
-    crash.reach('before_comment');
     const body = `${marker}\n${renderStatusComment(this.deps.report, RETRY_HINT)}`;
     // The first write finds (or creates) the comment by its marker; later ones edit it by id.
     const edited = this.commentId !== null && (await this.deps.host.updateComment(this.commentId, body));
     if (!edited) this.commentId = await this.deps.host.upsertComment(this.deps.report.number, marker, body);
-    crash.reach('after_comment');
   }
 }

@@ -11,6 +11,7 @@ import { classifyJobError } from './classify-job-error.js';
 import { ciGuard } from './ci-guard.js';
 import { jobFiles, makeJobDir, openJobState, removeJobFiles, type JobFiles, type JobStateFile } from './job-files.js';
 import type { JobEnv } from './job-env.js';
+import { closedIssueNote } from './closed-note.js';
 import { JobReporter } from './job-reporter.js';
 import { planTarget, type JobTarget } from './job-target.js';
 import { fixOnWorkspace } from './job-fix.js';
@@ -35,7 +36,7 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
     now: env.now,
     minIntervalMs: env.progressIntervalMs,
     onError: (error) => env.log.warn({ jobId: job.id, err: errorText(error) }, 'status comment update failed'),
-    crashPoints: env.crashPoints,
+    ...(request.target === 'issue' ? { finishNote: () => closedIssueNote(host, request.number) } : {}),
   });
   const files = jobFiles(env.workdir, job.id);
   const finished = (outcome: string, result: JobRunResult, tokens: Tokens = { prompt: 0, completion: 0 }, steps = 0): JobRunResult => {

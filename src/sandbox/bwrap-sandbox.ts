@@ -9,8 +9,11 @@
  * - Filesystem: nothing is bound by default except /usr (and /bin, /lib… or their merged-usr
  *   symlinks) and allow-listed /etc entries, all read-only; a private size-capped tmpfs /tmp
  *   (HOME=/tmp/home); fresh /proc and /dev; the workspace read-write at its own path; the
- *   worktree's git common dir read-only. Never `/`: /root, /home, /work, /run, /var and greenfix's
+ *   workspace's git view read-only. Never `/`: /root, /home, /work, /run, /var and greenfix's
  *   own directories (cwd, install dir) do not exist inside. `extraReadOnlyPaths` adds tool installs.
+ *   The git view (`request.readOnlyBinds`) was decided by the host when the workspace was made:
+ *   nothing here reads a file of the worktree, so what a command writes into `.git` changes
+ *   nothing about the mounts of the next one.
  * - Network: its own empty network namespace (loopback only). Only a request with
  *   `network: true` (the setup step) shares the host's network and sees resolv.conf and CAs.
  * - Environment: cleared, then an allow-list plus the request's variables, refused when they look
@@ -35,10 +38,10 @@ import { buildBwrapArgs, buildLaunchArgv, type LaunchTools, type SystemEntry } f
 import { commandCgroupName, type Cgroups } from './cgroups.js';
 import { sandboxEnvironment } from './environment.js';
 import { SandboxRequestError } from './errors.js';
-import { gitCommonDirOf } from './git-common-dir.js';
 import { ETC_ALLOW, ETC_NETWORK, probeEtc, probeSystemDirs } from './host-layout.js';
 import { createJobSandbox } from './job-sandbox.js';
 import { isReachableBy, prepareWorkspaceOwnership, type FileOwner } from './ownership.js';
+import { checkReadOnlyBinds } from './read-only-binds.js';
 import { resolveCwd } from './request-paths.js';
 import { seccompProgram } from './seccomp-filter.js';
 import { toSandboxResult } from './to-sandbox-result.js';
@@ -77,8 +80,10 @@ export interface BwrapSandboxOptions {
   cgroups: Cgroups | null;
   /** Whether commands run under the seccomp filter. */
   seccomp: boolean;
-  /** greenfix's own directories: a workspace containing one is refused. */
+  /** greenfix's own directories: a workspace containing one is refused, a bind overlapping one too. */
   appDirs: readonly string[];
+  /** greenfix's workdir(s): binds inside them are allowed even inside an app dir (read-only-binds.ts). */
+  dataDirs?: readonly string[];
   /** Already validated (see validateReadOnlyPaths). */
   extraReadOnlyPaths?: readonly string[];
   limits?: Partial<SandboxLimits>;
@@ -86,7 +91,6 @@ export interface BwrapSandboxOptions {
   path?: string;
   headBytes?: number;
   tailBytes?: number;
-  bindGitCommonDir?: boolean;
   /** Host probes, injectable for tests; default: the real /usr, /bin… and /etc. */
   system?: readonly SystemEntry[];
   etc?: readonly string[];
@@ -118,6 +122,11 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
         `workspace ${workspace} is not reachable by the sandbox uid ${owner.uid}: every parent directory needs o+x`,
       );
     }
+    const readOnlyBinds = checkReadOnlyBinds(request.readOnlyBinds ?? [], workspace, {
+      appDirs: options.appDirs,
+      dataDirs: options.dataDirs ?? [],
+      runAs: owner,
+    });
     const env = sandboxEnvironment(request.env, { home: HOME, path: options.path });
     const bwrapArgs = buildBwrapArgs({
       system,
@@ -125,7 +134,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       networkEtc,
       extraReadOnly: options.extraReadOnlyPaths ?? [],
       network: request.network === true,
-      gitCommonDir: options.bindGitCommonDir === false ? null : bindableGitDir(workspace, options, owner),
+      readOnlyBinds,
       workspace,
       cwd,
       home: HOME,
@@ -190,13 +199,4 @@ function ownerUid(path: string): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The worktree's git common dir, when it is outside the workspace, safe and reachable to bind. */
-function bindableGitDir(workspace: string, options: BwrapSandboxOptions, owner: FileOwner | null): string | null {
-  const dir = gitCommonDirOf(workspace);
-  if (!dir || isWithin(dir, workspace)) return null;
-  if (options.appDirs.some((app) => isWithin(app, dir))) return null;
-  if (owner && !isReachableBy(dir, owner)) return null;
-  return dir;
 }

@@ -30,6 +30,8 @@ export interface CreateSandboxOptions {
   uid?: number;
   /** Default: the working directory and greenfix's install directory. */
   appDirs?: readonly string[];
+  /** greenfix's workdir(s) (GREENFIX_WORKDIR): a workspace's git view may lie there even inside an app dir. */
+  dataDirs?: readonly string[];
   /** Overrides what the environment says (tests). */
   limits?: Partial<SandboxLimits>;
   headBytes?: number;
@@ -84,7 +86,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const uids = runAs ? createUidPool({ range: settings.uids, dir: options.uidLeaseDir ?? DEFAULT_UID_LEASE_DIR }) : null;
   let detected = options.cgroups ?? (await detectCgroups());
   const build = () =>
-    createBwrapSandbox({ tools, runAs, uids, cgroups: detected.cgroups, seccomp: true, appDirs, extraReadOnlyPaths, limits, ...output });
+    createBwrapSandbox({ tools, runAs, uids, cgroups: detected.cgroups, seccomp: true, appDirs, dataDirs: options.dataDirs ?? [], extraReadOnlyPaths, limits, ...output });
   let sandbox = build();
   const failed = await probe(sandbox, bwrap, runAs !== null);
   if (failed && detected.cgroups) {

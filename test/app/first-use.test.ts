@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { git } from '../cli/helpers.js';
-import { NODE_FIX, NODE_REPO } from '../support/node-repo.js';
+import { NODE_FIX, NODE_REPO, NODE_REPO_WITH_LOG } from '../support/node-repo.js';
 import { startHarness, turn, type Harness } from './harness.js';
 import { labeled } from './issue-payloads.js';
 import { addCheckRun, openPullRequest, pullRequestComment, recordingModel, remoteSha, shownToModel, statusComments, wireRemote, workflowRunFailed } from './pull-fixtures.js';
@@ -12,12 +12,12 @@ import { addCheckRun, openPullRequest, pullRequestComment, recordingModel, remot
  */
 const SCRIPT = [turn(NODE_FIX), turn(['run_tests', {}]), turn(['finish', { summary: 'sum() subtracted; it adds now.' }])];
 
-async function start(): Promise<{ h: Harness; shown: () => string }> {
-  const { model, requests } = recordingModel(SCRIPT);
-  const h = await startHarness({ files: NODE_REPO, script: [], model });
+async function start(files = NODE_REPO, script = SCRIPT): Promise<{ h: Harness; shown: () => string; last: () => string }> {
+  const { model, requests } = recordingModel(script);
+  const h = await startHarness({ files, script: [], model });
   expect(h.state.config).toBeNull();
   wireRemote(h);
-  return { h, shown: () => shownToModel(requests) };
+  return { h, shown: () => shownToModel(requests), last: () => shownToModel(requests.slice(-1)) };
 }
 
 /** The status comment says setup ran the detected command and the check run passed on the commit. */
@@ -80,5 +80,26 @@ describe('first use: no repository config', () => {
     expect(git(h.remote, 'rev-parse', `${head}^`)).toBe(pr.headSha);
     expectDetectedAndVerified(h, 12, head);
     expect(started.shown()).toContain('not ok 1 - sum adds');
+  });
+
+  it('tests that append to a log on every run: run before and after the fix → verified PR without the log', async () => {
+    const script = [turn(['run_tests', {}]), turn(NODE_FIX), turn(['run_tests', {}]), turn(['finish', { summary: 'sum() adds now.' }])];
+    const started = await start(NODE_REPO_WITH_LOG, script);
+    h = started.h;
+    expect((await h.send('issues', labeled(h))).status).toBe(200);
+    await h.settle();
+
+    expect(h.state.pulls).toHaveLength(1);
+    const head = remoteSha(h, 'refs/heads/greenfix/issue-7')!;
+    expectDetectedAndVerified(h, 7, head);
+    const files = git(h.remote, 'ls-tree', '-r', '--name-only', head).split('\n');
+    expect(files).not.toContain('test-run.log');
+    expect(git(h.remote, 'diff', '--name-only', `${head}^`, head)).toBe('sum.js');
+    // The whole conversation, as the model saw it in its last request: told once, never voided.
+    const conversation = started.last();
+    expect(conversation).toContain('[the tests wrote test-run.log: test artefacts');
+    expect(conversation.split('[the tests wrote').length).toBe(2);
+    expect(conversation).toContain('tests failed');
+    expect(conversation).not.toContain('changed source files');
   });
 });

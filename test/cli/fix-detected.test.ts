@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { NODE_FIX, NODE_REPO } from '../support/node-repo.js';
+import { NODE_FIX, NODE_REPO, NODE_REPO_WITH_LOG } from '../support/node-repo.js';
 import { cleanup, git, makeRepo, runCli, tempDir, writeScript } from './helpers.js';
 
 /** First use of the CLI: only --repo and --task; setup and verify are detected from the repository. */
@@ -25,6 +25,16 @@ describe('greenfix fix with detected commands', () => {
     expect(git(repo, 'show', `${branch}:sum.js`)).toBe('exports.sum = (a, b) => a + b;');
     // What setup wrote is set aside: the test saw it, the commit does not hold it.
     expect(git(repo, 'diff', '--name-only', `main..${branch}`)).toBe('sum.js');
+  });
+
+  it('tests that write a log on every run, run before and after the fix: verified, the log not committed', async () => {
+    const repo = makeRepo(dir, NODE_REPO_WITH_LOG);
+    const script = writeScript(dir, [[['run_tests', {}]], [NODE_FIX], [['run_tests', {}]], [['finish', { summary: 'sum adds now' }]]]);
+    const r = await runCli(['fix', '--repo', repo, '--task', 'sum subtracts', '--model', `scripted:${script}`, '--json'], { GREENFIX_WORKDIR: join(dir, 'work') });
+    expect(r.code).toBe(0);
+    const branch = String(r.json?.branch);
+    expect(git(repo, 'diff', '--name-only', `main..${branch}`)).toBe('sum.js');
+    expect(git(repo, 'ls-tree', '-r', '--name-only', branch).split('\n')).not.toContain('test-run.log');
   });
 
   (process.getuid?.() === 0 ? it : it.skip)('as root, refuses a GREENFIX_WORKDIR under a 0700 directory before doing anything: exit 2', async () => {

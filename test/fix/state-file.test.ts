@@ -10,7 +10,7 @@ afterEach(() => temp.cleanup());
 
 const Target = z.strictObject({ branch: z.string() });
 const FIX: RunState = { task: 'fix it', baseCommit: 'a'.repeat(40), createdAt: 1_700_000_000_000, commands: { setup: 'npm ci', verify: 'npm test' } };
-const WORKSPACE = { gitDir: '/srv/mirror.git', baseCommit: 'a'.repeat(40), setAside: { 'coverage/x': '100644 ' + 'b'.repeat(40) } };
+const WORKSPACE = { gitDir: '/srv/mirror.git', baseCommit: 'a'.repeat(40), setAside: { 'coverage/x': '100644 ' + 'b'.repeat(40) }, artefacts: ['test-run.log'] };
 
 function problemOf(path: string): string {
   try {
@@ -31,7 +31,7 @@ describe('StateFile', () => {
 
     state.set('job', { branch: 'greenfix/issue-1' });
     state.set('fix', FIX);
-    state.workspaceStore().save({ gitDir: WORKSPACE.gitDir, baseCommit: WORKSPACE.baseCommit, setAside: new Map(Object.entries(WORKSPACE.setAside)) });
+    state.workspaceStore().save({ gitDir: WORKSPACE.gitDir, baseCommit: WORKSPACE.baseCommit, setAside: new Map(Object.entries(WORKSPACE.setAside)), artefacts: new Set(['test-run.log']) });
 
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ version: STATE_VERSION, job: { branch: 'greenfix/issue-1' }, fix: FIX, workspace: WORKSPACE });
     expect(statSync(path).mode & 0o777).toBe(0o600);
@@ -44,12 +44,12 @@ describe('StateFile', () => {
     const first = StateFile.open(path, Target);
     first.set('job', { branch: 'b' });
     first.fixStore().set(FIX);
-    first.workspaceStore().save({ gitDir: WORKSPACE.gitDir, baseCommit: WORKSPACE.baseCommit, setAside: new Map([['x', null]]) });
+    first.workspaceStore().save({ gitDir: WORKSPACE.gitDir, baseCommit: WORKSPACE.baseCommit, setAside: new Map([['x', null]]), artefacts: new Set(['a.log']) });
 
     const again = StateFile.open(path, Target);
     expect(again.get('job')).toEqual({ branch: 'b' });
     expect(again.fixStore().get()).toEqual(FIX);
-    expect(again.workspaceStore().load()).toEqual({ gitDir: WORKSPACE.gitDir, baseCommit: WORKSPACE.baseCommit, setAside: new Map([['x', null]]) });
+    expect(again.workspaceStore().load()).toEqual({ gitDir: WORKSPACE.gitDir, baseCommit: WORKSPACE.baseCommit, setAside: new Map([['x', null]]), artefacts: new Set(['a.log']) });
   });
 
   it('is loaded once: a later change on disk is not read back, and the next write replaces it', () => {
@@ -109,5 +109,16 @@ describe('StateFile', () => {
     expect(() => StateFile.open(path, z.never())).toThrow(StateFileError);
     writeFileSync(path, JSON.stringify({ version: STATE_VERSION, fix: FIX }));
     expect(StateFile.open(path, z.never()).get('fix')).toEqual(FIX);
+  });
+});
+
+describe('a job directory left by the greenfix before the one state file', () => {
+  it('is refused with a typed error instead of resumed from the worktree it left', async () => {
+    const { jobFiles, makeJobDir, openJobState } = await import('../../src/run/job-files.js');
+    const files = jobFiles(temp.make(), 'job-1');
+    makeJobDir(join(files.dir, '..', '..'), files);
+    writeFileSync(join(files.dir, 'run.json'), JSON.stringify({ version: 1, task: 't' }));
+    expect(() => openJobState(files)).toThrow(StateFileError);
+    expect(existsSync(join(files.dir, 'run.json'))).toBe(true);
   });
 });

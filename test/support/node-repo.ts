@@ -39,6 +39,6 @@ export const NODE_FIX: [string, Record<string, unknown>] = ['edit_file', { path:
  */
 export const NODE_REPO_WITH_LOG: Record<string, string> = {
   ...NODE_REPO,
-  'package.json': NODE_REPO['package.json']!.replace('"test": "node --test"', '"test": "node --test && node log-run.js"'),
+  'package.json': NODE_REPO['package.json']!.replace('"test": "node --test"', '"test": "node log-run.js && node --test"'),
   'log-run.js': "require('fs').appendFileSync('test-run.log', `run at ${process.hrtime.bigint()}\\n`);\n",
 };
