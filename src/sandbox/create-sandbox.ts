@@ -115,9 +115,13 @@ function requireTool(name: string, pathValue: string | undefined, aptPackage = '
   throw new SandboxUnavailableError('tool-missing', `${name} is not installed (the sandbox needs it): apt-get install ${aptPackage}`);
 }
 
+/** keyctl's number (allowed to unprivileged code without the filter) where the host has perl to call it. */
+const KEYCTL: Partial<Record<string, number>> = { x64: 250, arm64: 219 };
+
 /**
  * `bwrap --version`, then `id -u` through the full launch path of a job (uid lease, cgroup,
- * seccomp) in a throw-away workspace. Returns what went wrong, or null.
+ * seccomp) in a throw-away workspace, and — where perl is installed — one refused syscall
+ * (keyctl must fail with EPERM: the filter is in force). Returns what went wrong, or null.
  */
 async function probe(sandbox: Sandbox, bwrap: string, leases: boolean): Promise<string | null> {
   const version = await runProcess({ argv: [bwrap, '--version'], cwd: '/', env: {}, timeoutMs: 10_000 });
@@ -128,10 +132,14 @@ async function probe(sandbox: Sandbox, bwrap: string, leases: boolean): Promise<
   chmodSync(workspace, 0o755);
   const job = await sandbox.forJob({ workspace });
   try {
-    const r = await job.run({ command: 'id -u', workspace, timeoutMs: 10_000 }).catch((error: unknown) => error as Error);
+    const keyctl = KEYCTL[process.arch];
+    const seccomp = keyctl ? `; if command -v perl >/dev/null; then perl -e 'syscall(${keyctl}, 0, -3, 0); print $!+0, "\\n"'; else echo 1; fi` : '; echo 1';
+    const r = await job.run({ command: `id -u${seccomp}`, workspace, timeoutMs: 10_000 }).catch((error: unknown) => error as Error);
     if (r instanceof Error) return r.message;
     if (r.exitCode !== 0) return r.stderr.trim() || `exit code ${r.exitCode}`;
-    if (leases && r.stdout.trim() !== String(job.owner?.uid)) return `the command ran as uid ${r.stdout.trim()}, not ${job.owner?.uid}`;
+    const [uid, errno] = r.stdout.trim().split('\n');
+    if (leases && uid !== String(job.owner?.uid)) return `the command ran as uid ${uid}, not ${job.owner?.uid}`;
+    if (errno !== '1') throw new SandboxUnavailableError('bwrap-broken', `the seccomp filter is not in force: keyctl answered errno ${errno}, not EPERM`);
     return null;
   } finally {
     await job.release();
