@@ -14,8 +14,10 @@
  *   The git view (`request.readOnlyBinds`) was decided by the host when the workspace was made:
  *   nothing here reads a file of the worktree, so what a command writes into `.git` changes
  *   nothing about the mounts of the next one.
- * - Network: its own empty network namespace (loopback only). Only a request with
- *   `network: true` (the setup step) shares the host's network and sees resolv.conf and CAs.
+ * - Network: its own empty network namespace (loopback only), always. A request with
+ *   `network: true` (the setup step) reaches the world only through greenfix's egress proxy
+ *   (egress-proxy.ts, one per run, setup-egress.ts): public addresses only, optionally only
+ *   allow-listed domains; it sees the CA certificates, not resolv.conf (the proxy resolves).
  * - Environment: cleared, then an allow-list plus the request's variables, refused when they look
  *   like secrets (`SandboxRequestError('env-refused')`).
  * - Processes: own pid, ipc, uts and user namespaces, no nested user namespaces, a new session
@@ -37,6 +39,7 @@ import { isWithin } from './app-dirs.js';
 import { buildBwrapArgs, buildLaunchArgv, type LaunchTools, type SystemEntry } from './bwrap-args.js';
 import { commandCgroupName, type Cgroups } from './cgroups.js';
 import { sandboxEnvironment } from './environment.js';
+import { setupEgress, type EgressOptions, type SetupEgress } from './setup-egress.js';
 import { SandboxRequestError } from './errors.js';
 import { ETC_ALLOW, ETC_NETWORK, probeEtc, probeSystemDirs } from './host-layout.js';
 import { createJobSandbox } from './job-sandbox.js';
@@ -95,7 +98,10 @@ export interface BwrapSandboxOptions {
   system?: readonly SystemEntry[];
   etc?: readonly string[];
   networkEtc?: readonly string[];
+  egress?: EgressOptions;
 }
+
+export type { EgressOptions } from './setup-egress.js';
 
 const HOME = '/tmp/home';
 /** The launcher's descriptor carrying the seccomp program to bwrap. */
@@ -108,6 +114,13 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   const networkEtc = options.networkEtc ?? probeEtc(ETC_NETWORK);
   const filter = options.seccomp ? seccompProgram() : undefined;
   let sequence = 0;
+  const openEgress = setupEgress({
+    options: options.egress,
+    system,
+    extraReadOnlyPaths: options.extraReadOnlyPaths ?? [],
+    networkEtc,
+    path: options.path,
+  });
 
   const runAs = async (request: SandboxRequest, owner: FileOwner | null): Promise<SandboxResult> => {
     const workspace = request.workspace;
@@ -127,13 +140,31 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       dataDirs: options.dataDirs ?? [],
       runAs: owner,
     });
-    const env = sandboxEnvironment(request.env, { home: HOME, path: options.path });
+    // The proxy's socket belongs to the command's uid (0600): only this job connects to it.
+    const egress = request.network === true ? await openEgress(request.egressAllow, owner) : null;
+    try {
+      const result = await runIn(request, cwd, readOnlyBinds, egress, owner);
+      return egress ? { ...result, egress: egress.session.report() } : result;
+    } finally {
+      await egress?.session.close();
+    }
+  };
+
+  const runIn = async (
+    request: SandboxRequest,
+    cwd: string,
+    readOnlyBinds: ReturnType<typeof checkReadOnlyBinds>,
+    egress: SetupEgress | null,
+    owner: FileOwner | null,
+  ): Promise<SandboxResult> => {
+    const workspace = request.workspace;
+    const env = sandboxEnvironment(egress ? { ...egress.env, ...request.env } : request.env, { home: HOME, path: options.path });
     const bwrapArgs = buildBwrapArgs({
       system,
       etc,
       networkEtc,
       extraReadOnly: options.extraReadOnlyPaths ?? [],
-      network: request.network === true,
+      egress: egress?.plan ?? null,
       readOnlyBinds,
       workspace,
       cwd,

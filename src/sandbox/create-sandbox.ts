@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { runProcess } from '../util/run-process.js';
 import { defaultAppDirs } from './app-dirs.js';
-import { createBwrapSandbox, type SandboxLimits } from './bwrap-sandbox.js';
+import { createBwrapSandbox, type EgressOptions, type SandboxLimits } from './bwrap-sandbox.js';
 import { detectCgroups, type CgroupDetection } from './detect-cgroups.js';
+import { parseAllowList } from './domain-allow-list.js';
 import { SandboxConfigError, SandboxUnavailableError } from './errors.js';
 import { findExecutable } from './find-executable.js';
 import { sandboxFileOwner } from './ownership.js';
@@ -23,7 +24,7 @@ export const DEFAULT_UID_LEASE_DIR = '/run/greenfix-uid-leases';
 export type SandboxLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export interface CreateSandboxOptions {
-  /** greenfix's configuration environment: PATH (to find bwrap), GREENFIX_SANDBOX, GREENFIX_SANDBOX_RO_PATHS. */
+  /** greenfix's configuration environment: PATH (to find bwrap), GREENFIX_SANDBOX, GREENFIX_SANDBOX_RO_PATHS, GREENFIX_SETUP_ALLOW. */
   env: Record<string, string | undefined>;
   log: (level: SandboxLogLevel, message: string) => void;
   /** Injectable for tests; default: the process's uid. */
@@ -40,6 +41,8 @@ export interface CreateSandboxOptions {
   uidLeaseDir?: string;
   /** Injectable for tests; default: what this host offers (detectCgroups). */
   cgroups?: CgroupDetection;
+  /** Tests only: the egress proxy's policy and resolver (GREENFIX_SETUP_ALLOW still applies). */
+  egress?: Pick<EgressOptions, 'policy' | 'resolve'>;
 }
 
 const Mode = z.enum(['on', 'bwrap', 'off']);
@@ -84,9 +87,11 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const appDirs = options.appDirs ?? defaultAppDirs();
   const extraReadOnlyPaths = validateReadOnlyPaths(parseReadOnlyPaths(env.GREENFIX_SANDBOX_RO_PATHS), appDirs, runAs);
   const uids = runAs ? createUidPool({ range: settings.uids, dir: options.uidLeaseDir ?? DEFAULT_UID_LEASE_DIR }) : null;
+  const setupAllow = parseAllowList(env.GREENFIX_SETUP_ALLOW);
+  const egress = { allow: setupAllow, ...options.egress };
   let detected = options.cgroups ?? (await detectCgroups());
   const build = () =>
-    createBwrapSandbox({ tools, runAs, uids, cgroups: detected.cgroups, seccomp: true, appDirs, dataDirs: options.dataDirs ?? [], extraReadOnlyPaths, limits, ...output });
+    createBwrapSandbox({ tools, runAs, uids, cgroups: detected.cgroups, seccomp: true, appDirs, dataDirs: options.dataDirs ?? [], extraReadOnlyPaths, limits, egress, ...output });
   let sandbox = build();
   const failed = await probe(sandbox, bwrap, runAs !== null);
   if (failed && detected.cgroups) {
@@ -105,7 +110,12 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     ? `cgroup ${detected.cgroups.version} per command (memory ${memoryMb} MB, ${processes} processes)`
     : `no cgroup: ${detected.why}; instead ${runAs ? `RLIMIT_NPROC ${processes} per uid` : 'no process cap'} and no memory cap (RLIMIT_AS breaks node and JVMs)`;
   const level = detected.cgroups && uids ? 'info' : 'warn';
-  log(level, `sandbox: bubblewrap (${bwrap}) as ${who}; ${caps}; seccomp refusing ${REFUSED_SYSCALLS.length} syscalls; disk ${limits.diskMb ?? settings.diskMb} MB per job; no network except setup`);
+  const reach = setupAllow ? `only ${setupAllow.join(', ')}` : 'public hosts only';
+  log(
+    level,
+    `sandbox: bubblewrap (${bwrap}) as ${who}; ${caps}; seccomp refusing ${REFUSED_SYSCALLS.length} syscalls; disk ${limits.diskMb ?? settings.diskMb} MB per job; ` +
+      `no network except setup, which reaches ${reach} through the egress proxy`,
+  );
   return sandbox;
 }
 
