@@ -76,6 +76,17 @@ describe('a uid of its own per job', () => {
   });
 });
 
+describe('the setup step of a job', () => {
+  (isRoot ? it : it.skip)("reaches greenfix's egress proxy as the job's own uid (the proxy's socket is that uid's)", async () => {
+    const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: quiet });
+    const { job: j, workspace } = await job(sandbox);
+    const connect = 'exec 3<>/dev/tcp/127.0.0.1/${HTTPS_PROXY##*:} && printf "CONNECT example.invalid:443 HTTP/1.1\\r\\nHost: example.invalid:443\\r\\n\\r\\n" >&3 && head -1 <&3';
+    const r = await j.run({ command: `id -u; ${connect}`, workspace, network: true, timeoutMs: 20_000 });
+    expect(r.stdout).toBe(`${j.owner?.uid}\nHTTP/1.1 403 Forbidden\r\n`);
+    expect(r.egress?.refused).toEqual([expect.objectContaining({ target: 'example.invalid:443' })]);
+  });
+});
+
 describe('processes: a cgroup cap per command', () => {
   (isRoot ? it : it.skip)('a fork bomb in one job stops at its cap, and a concurrent job still starts processes', async () => {
     const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: quiet, limits: { processes: 40 } });
