@@ -10,6 +10,7 @@ import { benchPromptSize } from './prompt-size.js';
 import { benchQueueThroughput } from './queue-throughput.js';
 import { formatTable, type BenchResults } from './report.js';
 import { CLI_CONTEXT } from './scripted-run.js';
+import { benchSandboxCommand } from './sandbox-command.js';
 import { benchStepOverhead } from './step-overhead.js';
 import { benchTreeHash } from './tree-hash.js';
 import { benchWebhookAck } from './webhook-ack.js';
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
   const treeHash = await benchTreeHash(20_000, 5);
   log('step overhead (200 steps)…');
   const stepOverhead = await benchStepOverhead({ sandbox, steps: 200 });
+  log('sandbox command cost (50 `true` per variant: before per-job resources, + seccomp, a job sandbox)…');
+  const sandboxCommand = await benchSandboxCommand({ sandbox, env: process.env, commands: 50 });
   const redis = await startRedisServer();
   let queueThroughput;
   let load;
@@ -48,7 +51,7 @@ async function main(): Promise<void> {
   const fixRss = await benchFixPeakRss({ steps: 10, env: process.env });
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
   const serveRss = await benchServeIdleRss({ env: process.env, privateKey });
-  const results: BenchResults = { contextTokens, treeHash, stepOverhead, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, load, depCache, fixRss, serveRss };
+  const results: BenchResults = { contextTokens, treeHash, stepOverhead, sandboxCommand, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, load, depCache, fixRss, serveRss };
   process.stdout.write(`${formatTable(results)}\n`);
   process.stdout.write(`${JSON.stringify(results)}\n`);
 }

@@ -7,6 +7,7 @@ const HELP = `greenfix — commit only what the repository's own tests passed
 
 Usage:
   greenfix fix --repo DIR --task TEXT [options]   fix a local repository (greenfix fix --help)
+  greenfix log JOURNAL | --run DIR [--format F]   what a run did, step by step (greenfix log --help)
   greenfix serve                                  run the GitHub App: webhook server and workers
   greenfix worker                                 run workers only (scale-out)
   greenfix --help                                 this help
@@ -23,6 +24,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   // Each command loads only its own modules: `fix` never loads Probot, BullMQ or prom-client.
   if (command === 'fix') return (await import('./fix-command.js')).fixCommand(rest, io);
+  if (command === 'log') return (await import('./log-command.js')).logCommand(rest, io);
   if (command === 'serve') return (await import('./serve-command.js')).serveCommand(rest, io);
   if (command === 'worker') return (await import('./serve-command.js')).serveCommand(rest, io, 'worker');
   io.stderr(`greenfix: unknown command '${command}'\n\n${HELP}`);

@@ -1,6 +1,6 @@
 import type { FileOwner } from '../sandbox/ownership.js';
 import { describeRefusals } from '../sandbox/describe-refusals.js';
-import type { Sandbox, WritableBind } from '../sandbox/types.js';
+import type { SandboxRunner, WritableBind } from '../sandbox/types.js';
 import type { DepCache } from '../workspace/dep-cache.js';
 import { dependencyCacheKey, type CacheKey } from '../workspace/dep-cache-key.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
@@ -23,7 +23,7 @@ export interface SetupCache {
 
 export interface SetupDeps {
   workspace: ObservableWorkspace;
-  sandbox: Sandbox;
+  sandbox: SandboxRunner;
   timeoutMs: number;
   signal?: AbortSignal;
   /** The repository's `network.allow`: the only domains setup may reach (empty: any public host). */

@@ -3,7 +3,6 @@ import type { Tokens } from '../agent/types.js';
 import type { GitHost } from '../github/types.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
-import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { DepCache } from '../workspace/dep-cache.js';
 import type { JobRequest } from '../triggers/types.js';
@@ -20,7 +19,6 @@ export interface JobEnv {
   /** GREENFIX_WORKDIR: mirrors and jobs live under it. */
   workdir: string;
   sandbox: Sandbox;
-  fileOwner: FileOwner | null;
   model: ChatModel;
   /** The workdir's dependency cache (`<workdir>/dep-cache`); absent = every setup installs. */
   depCache?: DepCache;
@@ -37,6 +35,10 @@ export interface JobEnv {
   log: JobLog;
   /** Minimum milliseconds between progress edits of a status comment. */
   progressIntervalMs: number;
+  /** Secrets of this process (API key, webhook secret, …) the run log redacts wherever they appear. */
+  secrets?: readonly string[];
+  /** The signed link to a job's run page, or null when no public URL is set (GREENFIX_PUBLIC_URL). */
+  runPageUrl?: (jobId: string) => string | null;
   /** Called once per finished job, for metrics; tokens as the model endpoint reported them. */
   onFinished?: (summary: { kind: string; outcome: string; seconds: number; tokens: Tokens; steps: number }) => void;
 }
