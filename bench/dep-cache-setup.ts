@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { prepareManagerCache } from '../src/fix/manager-cache.js';
 import { runSetup } from '../src/fix/setup-phase.js';
-import { prepareWorkspaceOwnership, sandboxFileOwner } from '../src/sandbox/ownership.js';
 import type { Sandbox } from '../src/sandbox/types.js';
 import { DEFAULT_SANDBOX_PATH } from '../src/sandbox/environment.js';
 import { runProcess } from '../src/util/run-process.js';
@@ -32,7 +31,6 @@ export interface DepCacheBench {
 export async function benchDepCacheSetup(options: { sandbox: Sandbox; log: (m: string) => void }): Promise<DepCacheBench> {
   const dir = mkdtempSync(join(tmpdir(), 'greenfix-bench-cache-'));
   chmodSync(dir, 0o755);
-  const owner = sandboxFileOwner();
   try {
     const mirror = join(dir, 'mirror');
     mkdirSync(mirror);
@@ -52,14 +50,20 @@ export async function benchDepCacheSetup(options: { sandbox: Sandbox; log: (m: s
       const started = performance.now();
       n += 1;
       const workspace = await addWorktree({ repo: mirror, path: join(dir, `job-${n}`), ref: 'HEAD', stateDir: join(dir, `state-${n}`) });
-      await prepareWorkspaceOwnership(workspace.root, owner);
-      const managerCache = await prepareManagerCache(join(dir, npmCache), 'bench', owner);
-      const setup = await runSetup(
-        { workspace, sandbox: options.sandbox, timeoutMs: 600_000, ...(managerCache ? { managerCache } : {}), ...(withCache ? { cache: { cache, scope: 'bench', uidScheme: 'bench', owner } } : {}) },
-        'npm ci',
-      );
-      if (setup.exitCode !== 0) throw new Error(`npm ci failed: ${setup.outputTail}`);
-      return { ms: performance.now() - started, setup, root: workspace.root };
+      // The job's own sandbox: its own uid when root, as a worker runs it.
+      const runner = await options.sandbox.forJob({ workspace: workspace.root });
+      try {
+        const owner = runner.owner;
+        const managerCache = await prepareManagerCache(join(dir, npmCache), 'bench', owner);
+        const setup = await runSetup(
+          { workspace, sandbox: runner, timeoutMs: 600_000, ...(managerCache ? { managerCache } : {}), ...(withCache ? { cache: { cache, scope: 'bench', uidScheme: 'bench', owner } } : {}) },
+          'npm ci',
+        );
+        if (setup.exitCode !== 0) throw new Error(`npm ci failed: ${setup.outputTail}`);
+        return { ms: performance.now() - started, setup, root: workspace.root };
+      } finally {
+        await runner.release();
+      }
     };
     options.log('dependency cache: cold setup (npm ci from the registry, empty npm cache)…');
     const cold = await job(true, 'npm-cold');

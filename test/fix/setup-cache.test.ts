@@ -1,10 +1,9 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareManagerCache } from '../../src/fix/manager-cache.js';
 import { runSetup, setupSummary, type SetupDeps } from '../../src/fix/setup-phase.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
-import { prepareWorkspaceOwnership, sandboxFileOwner } from '../../src/sandbox/ownership.js';
-import type { Sandbox } from '../../src/sandbox/types.js';
+import type { JobSandbox, Sandbox } from '../../src/sandbox/types.js';
 import { runProcess } from '../../src/util/run-process.js';
 import { createDepCache, type DepCache } from '../../src/workspace/dep-cache.js';
 import { addWorktree } from '../../src/workspace/worktree.js';
@@ -16,9 +15,12 @@ import { makeRepo, TempDirs } from '../workspace/helpers.js';
  * with `file:`), the package managers' cache bound read-write.
  */
 const temp = new TempDirs();
-afterAll(() => temp.cleanup());
+const leases: JobSandbox[] = [];
+afterAll(async () => {
+  for (const lease of leases.splice(0)) await lease.release();
+  temp.cleanup();
+});
 
-const owner = sandboxFileOwner();
 let sandbox: Sandbox;
 let repo: string;
 let base: string;
@@ -60,16 +62,19 @@ beforeAll(async () => {
 });
 
 let jobs = 0;
-/** A fresh worktree of the repository at `ref`, handed to the sandbox uid: one job's workspace. */
+/** A fresh worktree of the repository at `ref` and the job's own sandbox (its own uid, as root). */
 async function job(ref = 'HEAD') {
   jobs += 1;
   const workspace = await addWorktree({ repo, path: join(base, `job-${jobs}`), ref, stateDir: join(base, `state-${jobs}`) });
-  await prepareWorkspaceOwnership(workspace.root, owner);
-  return workspace;
+  const runner = await sandbox.forJob({ workspace: workspace.root });
+  leases.push(runner);
+  return Object.assign(workspace, { runner });
 }
 
-function deps(workspace: SetupDeps['workspace'], cache: DepCache, managerCache?: SetupDeps['managerCache']): SetupDeps {
-  return { workspace, sandbox, timeoutMs: 120_000, cache: { cache, scope: 'repo-7', uidScheme: 'test', owner }, ...(managerCache ? { managerCache } : {}) };
+type Job = Awaited<ReturnType<typeof job>>;
+
+function deps(j: Job, cache: DepCache, managerCache?: SetupDeps['managerCache']): SetupDeps {
+  return { workspace: j, sandbox: j.runner, timeoutMs: 120_000, cache: { cache, scope: 'repo-7', uidScheme: 'test', owner: j.runner.owner }, ...(managerCache ? { managerCache } : {}) };
 }
 
 const SETUP = 'npm ci && touch setup-ran';
@@ -78,10 +83,10 @@ describe('setup with the dependency cache', () => {
   it('a second job on the same lockfile restores node_modules, skips the install, and its tests pass', async () => {
     const dir = join(base, 'cache-1');
     const cache = createDepCache({ dir, capBytes: 1024 ** 3, warn: (m) => { throw new Error(m); }, now: Date.now });
-    const managerCache = await prepareManagerCache(join(base, 'package-cache'), 'repo-7', owner);
+    const first = await job();
+    const managerCache = await prepareManagerCache(join(base, 'package-cache'), 'repo-7', first.runner.owner);
     expect(managerCache).toBeDefined();
 
-    const first = await job();
     const installed = await runSetup(deps(first, cache, managerCache), SETUP);
     expect(installed).toEqual(expect.objectContaining({ exitCode: 0, cache: { result: 'stored', bytes: expect.any(Number) } }));
     expect(setupSummary(SETUP, installed)).toMatch(/ · installed \(\d+\.\d s\), cached$/);
@@ -91,10 +96,14 @@ describe('setup with the dependency cache', () => {
 
     const second = await job();
     const restored = await runSetup(deps(second, cache), SETUP);
+    // Another job, another uid (as root): the restored files are that job's, not the first's.
+    const uid = second.runner.owner?.uid ?? process.getuid?.();
+    expect(statSync(join(second.root, 'node_modules/dep-a/index.js')).uid).toBe(uid);
+    expect(statSync(join(second.root, 'node_modules')).uid).toBe(uid);
     expect(restored).toEqual(expect.objectContaining({ exitCode: 0, cache: { result: 'hit', bytes: installed.cache!.bytes } }));
     expect(setupSummary(SETUP, restored)).toMatch(/ · restored from cache \(\d+\.\d s\)$/);
     expect(existsSync(join(second.root, 'setup-ran'))).toBe(false);
-    const tests = await sandbox.run({ command: 'npm test', workspace: second.root, readOnlyBinds: second.sandboxBinds, timeoutMs: 60_000 });
+    const tests = await second.runner.run({ command: 'npm test', workspace: second.root, readOnlyBinds: second.sandboxBinds, timeoutMs: 60_000 });
     expect(tests.exitCode).toBe(0);
     expect(await second.treeHash()).toBe(await first.treeHash());
   });
