@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { testEvidenceSchema } from '../verify/test-evidence.js';
 
 /**
  * The records of a run's journal, validated on read: a journal is read back after crashes and by
@@ -17,9 +18,10 @@ export const chatMessageSchema = z.discriminatedUnion('role', [
 export const verifiedTreeSchema = z.object({
   tree: z.string(),
   command: z.string(),
-  exitCode: z.literal(0),
+  exitCode: z.number().int(),
   durationMs: z.number(),
   outputTail: z.string(),
+  tests: testEvidenceSchema.optional(),
 });
 
 export const toolResultSchema = z.object({

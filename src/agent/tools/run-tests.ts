@@ -2,32 +2,42 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import type { SandboxResult } from '../../sandbox/types.js';
 import { clipHeadTail } from '../../util/clip.js';
+import { parseReport } from '../../verify/parse-report.js';
+import type { TestEvidence } from '../../verify/test-evidence.js';
+import { decideVerification, needsRerun, type RunOutcome } from '../../verify/verify-policy.js';
 import { describeExit, lastLines } from './command-output.js';
 import { claimScratchFile, relativeToRoot } from './scratch.js';
+import { testChangeLines } from './test-verdict-text.js';
 import type { Tool, ToolContext, ToolResult } from './types.js';
 
 const TAIL_LINES = 60;
 const TAIL_READ_BYTES = 64 * 1024;
+/** How much of a test run's output is parsed for a report (a jest --json line can be large). */
+const REPORT_READ_BYTES = 16 * 1024 * 1024;
 
 const schema = z.object({});
 
-/** The end of the combined, in-order output file; falls back to the captured streams. */
-function outputTail(file: string, r: SandboxResult): string {
+function readRange(file: string, fromEnd: boolean, max: number): string | null {
   try {
     const size = statSync(file).size;
-    const length = Math.min(size, TAIL_READ_BYTES);
+    const length = Math.min(size, max);
     const buf = Buffer.alloc(length);
     const fd = openSync(file, 'r');
     try {
-      readSync(fd, buf, 0, length, size - length);
+      readSync(fd, buf, 0, length, fromEnd ? size - length : 0);
     } finally {
       closeSync(fd);
     }
-    if (length > 0) return lastLines(buf.toString('utf8'), TAIL_LINES);
+    return length > 0 ? buf.toString('utf8') : null;
   } catch {
-    /* no file: use what the sandbox captured */
+    return null;
   }
-  return lastLines(`${r.stdout}${r.stderr}`, TAIL_LINES);
+}
+
+/** The end of the combined, in-order output file; falls back to the captured streams. */
+function outputTail(file: string, r: SandboxResult): string {
+  const text = readRange(file, true, TAIL_READ_BYTES);
+  return lastLines(text ?? `${r.stdout}${r.stderr}`, TAIL_LINES);
 }
 
 const notConfigured: ToolResult = {
@@ -36,7 +46,16 @@ const notConfigured: ToolResult = {
     'no test command is configured, so nothing can be verified. The user sets one with `verify:` in .github/greenfix.yml (or --verify in local mode). Finish with gave_up: true and say so.',
 };
 
-async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> {
+interface OneRun {
+  r: SandboxResult;
+  changed: string[];
+  before: string;
+  after: string;
+  outputFile: string;
+  outcome: RunOutcome;
+}
+
+async function runOnce(ctx: ToolContext, command: string): Promise<OneRun> {
   const { workspace, limits } = ctx;
   const outputFile = claimScratchFile(workspace.scratchDir, 'tests');
   const before = await workspace.treeHash();
@@ -46,25 +65,62 @@ async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> 
   );
   const after = await workspace.treeHash();
   const r = observed.value;
-  const tail = clipHeadTail(outputTail(outputFile, r), Math.max(500, limits.outputChars - 500));
-  const full = `[full output: ${relativeToRoot(workspace.root, outputFile)}]`;
-  if (r.exitCode !== 0 || r.timedOut) {
-    return { ok: false, output: `tests failed (${describeExit(r, limits.testTimeoutSec)}): not verified.\n${tail}\n${full}` };
+  const output = readRange(outputFile, false, REPORT_READ_BYTES) ?? `${r.stdout}${r.stderr}`;
+  const outcome: RunOutcome = { exitCode: r.exitCode ?? -1, timedOut: r.timedOut || r.aborted, report: parseReport(output) };
+  return { r, changed: observed.changed, before, after, outputFile, outcome };
+}
+
+const untouched = (run: OneRun) => run.changed.length === 0 && run.after === run.before;
+
+/**
+ * Runs the verify command and decides by the repository's verify_mode (DESIGN §3.2 either way: the
+ * tree must be the same before and after, and no existing file may change). A test that passed on
+ * the base and fails now gets one rerun: if it passes there it is flaky, not broken.
+ */
+async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> {
+  const { workspace, limits } = ctx;
+  const mode = ctx.tests?.mode ?? 'all_pass';
+  const baseline = ctx.tests?.baseline ?? null;
+  const first = await runOnce(ctx, command);
+  const rerun = untouched(first) && needsRerun(baseline, first.outcome) ? await runOnce(ctx, command) : null;
+  const last = rerun ?? first;
+  const decision = decideVerification(mode, baseline, first.outcome, rerun?.outcome ?? null);
+  const tail = clipHeadTail(outputTail(last.outputFile, last.r), Math.max(500, limits.outputChars - 500));
+  const full = `[full output: ${relativeToRoot(workspace.root, last.outputFile)}]`;
+  // Without a readable report (and no policy to explain), the output is what it always was.
+  const readable = first.outcome.report !== null || decision.fallback !== null;
+  const changes = readable ? `${testChangeLines(first.outcome.report, decision.comparison)}\n` : '';
+  const fallback = decision.fallback ? `\n${decision.fallback}.` : '';
+  if (!decision.verified) {
+    const why = readable ? `: ${decision.reason}` : '';
+    return { ok: false, output: `tests failed (${describeExit(first.r, limits.testTimeoutSec)}): not verified${why}.${fallback}\n${changes}${tail}\n${full}` };
   }
-  if (observed.changed.length > 0 || after !== before) {
-    const which = observed.changed.length > 0 ? `: ${observed.changed.join(', ')}` : '';
+  const changedFiles = [...first.changed, ...(rerun?.changed ?? [])];
+  if (!untouched(first) || (rerun && !untouched(rerun)) || last.after !== first.before) {
+    const which = changedFiles.length > 0 ? `: ${changedFiles.join(', ')}` : '';
     return { ok: false, output: `tests passed, but the test run changed source files${which} — verification void. Make the tests leave sources alone, or revert what they changed, then run_tests again.\n${full}` };
   }
+  const exitCode = rerun && rerun.outcome.exitCode === 0 ? 0 : first.outcome.exitCode;
+  const tests: TestEvidence = {
+    mode: decision.mode,
+    format: first.outcome.report?.format ?? null,
+    totals: first.outcome.report?.totals ?? null,
+    comparison: decision.comparison,
+    baseline: ctx.tests?.baselineSummary ?? null,
+    fallback: decision.fallback,
+    reason: decision.reason,
+  };
+  const how = exitCode === 0 ? `tests passed (exit code 0 in ${(last.r.durationMs / 1000).toFixed(1)}s)` : `tests ran (exit code ${exitCode} in ${(last.r.durationMs / 1000).toFixed(1)}s; verify_mode ${decision.mode}: ${decision.reason})`;
   return {
     ok: true,
-    output: `tests passed (exit code 0 in ${(r.durationMs / 1000).toFixed(1)}s): tree ${after} verified. Finish now, or change more and run_tests again.\n${tail}`,
-    verified: { tree: after, command, exitCode: 0, durationMs: r.durationMs, outputTail: tail },
+    output: `${how}: tree ${first.after} verified. Finish now, or change more and run_tests again.${fallback}\n${changes}${tail}`,
+    verified: { tree: first.after, command, exitCode, durationMs: last.r.durationMs, outputTail: tail, tests },
   };
 }
 
 export const runTestsTool: Tool<typeof schema> = {
   name: 'run_tests',
-  description: "Run the repository's test command. On exit 0 with sources untouched, the current tree becomes verified.",
+  description: "Run the repository's test command. When it passes (by the repository's verify_mode) with sources untouched, the current tree becomes verified.",
   schema,
   readOnly: false,
   execute: (_args, ctx) => (ctx.verifyCommand === null ? Promise.resolve(notConfigured) : runTests(ctx, ctx.verifyCommand)),
