@@ -19,6 +19,8 @@ import { reportFix } from './fix-report.js';
 import type { CliIo } from './io.js';
 import { locateRun, openRunWorkspace } from './local-run.js';
 import { readAgentsMd } from '../run/agents-md.js';
+import { baselineCacheDir } from '../run/baseline-cache.js';
+import { baseName } from './base-name.js';
 import { formatEvent } from './progress.js';
 
 /** `greenfix fix`: parse, run, and turn every failure into a clear message and an exit code. */
@@ -61,7 +63,9 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
       crashPoints: createCrashPoints(io.env),
       setupTimeoutMs: SETUP_TIMEOUT_MS,
       agentsMd: readAgentsMd(workspace.root),
+      tests: { mode: options.verifyMode, cacheDir: baselineCacheDir(run.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: await baseName(run.repo, workspace.baseCommit) },
       onPhase: (phase, detail) => io.stderr(`greenfix: ${phase}: ${detail}`),
+      onBaseline: (line, cached) => io.stderr(`greenfix: baseline ${line}${cached ? ' (cached: not run again)' : ''}`),
       agent: {
         model,
         tools: createTools(),

@@ -16,6 +16,8 @@ Options:
   --task-file FILE       read the task from FILE instead
   --verify CMD           test command (default: detected)
   --setup CMD            dependency install command, run with network (default: detected)
+  --verify-mode MODE     all_pass (default: the whole command passes) or no_new_failures
+                         (nothing that passed on the base fails, a failing or new test passes)
   --model M              model name (default: $GREENFIX_MODEL); scripted:FILE replays a script
   --max-steps N          step budget (default 40)
   --max-tokens N         token budget, prompt + completion (default 2000000)
@@ -36,6 +38,7 @@ const FixOptionsSchema = z.strictObject({
   verify: z.string().trim().min(1).optional(),
   setup: z.string().trim().min(1).optional(),
   model: z.string().trim().min(1).optional(),
+  verifyMode: z.enum(['all_pass', 'no_new_failures']).default('all_pass'),
   maxSteps: positiveInt.default(40),
   maxTokens: positiveInt.default(2_000_000),
   timeoutMinutes: positiveInt.default(30),
@@ -59,6 +62,7 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
         'task-file': { type: 'string' },
         verify: { type: 'string' },
         setup: { type: 'string' },
+        'verify-mode': { type: 'string' },
         model: { type: 'string' },
         'max-steps': { type: 'string' },
         'max-tokens': { type: 'string' },
@@ -79,6 +83,7 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
     task,
     verify: values.verify,
     setup: values.setup,
+    verifyMode: values['verify-mode'],
     model: values.model,
     maxSteps: values['max-steps'],
     maxTokens: values['max-tokens'],

@@ -20,6 +20,8 @@ export interface LocalRun {
   journal: string;
   state: string;
   stateDir: string;
+  /** GREENFIX_WORKDIR (or its default): the baseline cache lives under it. */
+  workdir: string;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function locateRun(env: Record<string, string | undefined>, repoArg
     journal: join(dir, 'journal.jsonl'),
     state: join(dir, 'run.json'),
     stateDir: join(dir, 'index'),
+    workdir,
   };
 }
 

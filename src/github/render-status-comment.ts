@@ -9,6 +9,7 @@ const LABELS: Record<PhaseName, string> = {
   queued: 'Queued',
   workspace: 'Workspace',
   setup: 'Setup',
+  baseline: 'Baseline',
   agent: 'Agent',
   verification: 'Verification',
   pull_request: 'Pull request',

@@ -9,10 +9,12 @@ import { detectCommands } from '../workspace/detect-commands.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
 import { addWorktree } from '../workspace/worktree.js';
 import { readAgentsMd } from './agents-md.js';
+import { baselineCacheDir } from './baseline-cache.js';
 import { githubPublisher } from './github-publisher.js';
 import type { JobFiles } from './job-files.js';
 import type { JobEnv } from './job-env.js';
-import { lastTestOutput, notVerifiedSentence } from './job-outcome.js';
+import { lastTestOutput, notVerifiedSentence, testsSentence } from './job-outcome.js';
+import { baselineSentence } from '../verify/test-evidence.js';
 import type { JobReporter } from './job-reporter.js';
 import type { JobTarget } from './job-target.js';
 import { jobTask } from './job-task.js';
@@ -66,7 +68,9 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
       crashPoints,
       setupTimeoutMs: SETUP_TIMEOUT_MS,
       agentsMd,
+      tests: { mode: config.verify_mode, cacheDir: baselineCacheDir(env.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: target.baseRef.replace(/^refs\/(heads\/)?/, '') },
       onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
+      onBaseline: (line, cached) => void reporter.phase('baseline', 'done', cached ? `${line} (cached)` : line),
       agent: {
         model: env.model,
         tools: createTools(),
@@ -83,14 +87,19 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
     { version: 1, task, baseCommit: base, createdAt: env.now(), commands },
   );
   await reporter.flush();
-  await report(reporter, result, files);
+  await report(reporter, result, files, target.baseRef.replace(/^refs\/(heads\/)?/, ''));
   return result;
 }
 
-function onPhase(reporter: JobReporter, phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {
+function onPhase(reporter: JobReporter, phase: 'setup' | 'baseline' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {
   if (phase === 'setup') void reporter.phase('setup', 'running', detail);
+  if (phase === 'baseline') {
+    void reporter.phase('setup', setup ? 'done' : 'skipped', setup ?? 'no setup command');
+    void reporter.phase('baseline', 'running', detail);
+  }
   if (phase === 'agent') {
     void reporter.phase('setup', setup ? 'done' : 'skipped', setup ?? 'no setup command');
+    if (reporter.report.phases.find((p) => p.name === 'baseline')?.state === 'pending') void reporter.phase('baseline', 'skipped', 'no test command');
     void reporter.phase('agent', 'running', detail);
   }
   if (phase === 'gate') {
@@ -103,7 +112,7 @@ function onPhase(reporter: JobReporter, phase: 'setup' | 'agent' | 'gate' | 'pub
   }
 }
 
-async function report(reporter: JobReporter, result: FixResult, files: JobFiles): Promise<void> {
+async function report(reporter: JobReporter, result: FixResult, files: JobFiles, baseName: string): Promise<void> {
   if (result.status === 'published') {
     const { published, outcome } = result;
     const pr = published.pullRequest;
@@ -117,5 +126,7 @@ async function report(reporter: JobReporter, result: FixResult, files: JobFiles)
     return;
   }
   const tail = lastTestOutput(files.journal);
-  await reporter.finish({ status: 'not_verified', sentence: notVerifiedSentence(result.outcome, result.reason), ...(tail ? { outputTail: tail } : {}) });
+  const tests = testsSentence(tail, result.baseline ? baselineSentence(result.baseline, baseName) : null);
+  const sentence = [notVerifiedSentence(result.outcome, result.reason), tests].filter(Boolean).join(' ');
+  await reporter.finish({ status: 'not_verified', sentence, ...(tail ? { outputTail: tail } : {}) });
 }

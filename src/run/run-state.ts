@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { z } from 'zod';
+import { baselineSummarySchema, testReportSchema } from '../verify/test-evidence.js';
 
 /**
  * The phases of a fix around the agent's own journal: what was decided at the start (so a resumed
@@ -14,6 +15,8 @@ const RunStateSchema = z.object({
   createdAt: z.number(),
   commands: z.object({ setup: z.string().nullable(), verify: z.string().nullable() }),
   setup: z.object({ exitCode: z.number().nullable(), timedOut: z.boolean(), durationMs: z.number(), outputTail: z.string() }).optional(),
+  /** The baseline run on the base tree (baseline-phase.ts), once done: a resumed run does not repeat it. */
+  baseline: z.object({ summary: baselineSummarySchema, report: testReportSchema.nullable(), cached: z.boolean() }).optional(),
   published: z
     .object({
       branch: z.string(),

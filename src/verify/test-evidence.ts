@@ -45,3 +45,28 @@ export function baselineSentence(b: BaselineSummary, where: string, max = 10): s
   const listed = b.failing.length > 0 ? `: ${names(b.failing, max)}` : '';
   return `${head}, ${b.totals.failed} failing${listed}`;
 }
+
+/** A TestReport as stored (baseline cache, run state): validated when read back. */
+export const testReportSchema = z.object({
+  format: z.string(),
+  tests: z.array(z.object({ id: z.string(), status: z.enum(['passed', 'failed', 'skipped']) })),
+  totals,
+  listsPassing: z.boolean(),
+});
+
+/** The summary of a baseline run's outcome and report. */
+export function summarizeBaseline(
+  command: string,
+  run: { exitCode: number | null; timedOut: boolean; durationMs: number },
+  report: z.infer<typeof testReportSchema> | null,
+): BaselineSummary {
+  return {
+    command,
+    exitCode: run.exitCode,
+    timedOut: run.timedOut,
+    durationMs: run.durationMs,
+    format: report?.format ?? null,
+    totals: report?.totals ?? null,
+    failing: report ? report.tests.filter((t) => t.status === 'failed').map((t) => t.id) : [],
+  };
+}

@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { claimScratchFile } from '../agent/tools/scratch.js';
+import type { Sandbox } from '../sandbox/types.js';
+import { parseReport } from '../verify/parse-report.js';
+import { summarizeBaseline } from '../verify/test-evidence.js';
+import type { ObservableWorkspace } from '../workspace/types.js';
+import { baselineKey, readBaseline, writeBaseline, type BaselineEntry } from './baseline-cache.js';
+
+const REPORT_READ_BYTES = 16 * 1024 * 1024;
+
+export interface BaselineDeps {
+  workspace: ObservableWorkspace;
+  sandbox: Sandbox;
+  timeoutMs: number;
+  /** Host-owned cache directory (baseline-cache.ts). */
+  cacheDir: string;
+  signal?: AbortSignal;
+}
+
+export type BaselineResult = BaselineEntry & { cached: boolean };
+
+function readOutput(file: string): string {
+  try {
+    const text = readFileSync(file);
+    return text.subarray(0, REPORT_READ_BYTES).toString('utf8');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The verify command on the base tree, after setup and before the agent changes anything: what
+ * fails already. Runs in the sandbox without network, like run_tests; what the run creates is set
+ * aside (observe 'created'). Cached per (base tree, verify, setup), so a retry or a second issue
+ * on the same commit does not pay again.
+ */
+export async function runBaseline(deps: BaselineDeps, commands: { verify: string; setup: string | null }): Promise<BaselineResult> {
+  const tree = await deps.workspace.treeHash();
+  const key = baselineKey(tree, commands.verify, commands.setup);
+  const hit = readBaseline(deps.cacheDir, key);
+  if (hit) return { ...hit, cached: true };
+  const outputFile = claimScratchFile(deps.workspace.scratchDir, 'baseline');
+  const { value: r } = await deps.workspace.observe(
+    () =>
+      deps.sandbox.run({
+        command: commands.verify,
+        workspace: deps.workspace.root,
+        timeoutMs: deps.timeoutMs,
+        outputFile,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      }),
+    'created',
+  );
+  deps.signal?.throwIfAborted();
+  const report = parseReport(readOutput(outputFile) || `${r.stdout}${r.stderr}`);
+  const entry: BaselineEntry = { key, summary: summarizeBaseline(commands.verify, r, report), report };
+  // A run cut short by a timeout says nothing reliable about the base: not cached.
+  if (!r.timedOut && !r.aborted) writeBaseline(deps.cacheDir, entry);
+  return { ...entry, cached: false };
+}
