@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { collectReportFiles } from '../agent/tools/report-files.js';
 import { claimScratchFile } from '../agent/tools/scratch.js';
 import type { Sandbox } from '../sandbox/types.js';
 import { parseReport } from '../verify/parse-report.js';
@@ -52,7 +53,12 @@ export async function runBaseline(deps: BaselineDeps, commands: { verify: string
     'created',
   );
   deps.signal?.throwIfAborted();
-  const report = parseReport(readOutput(outputFile) || `${r.stdout}${r.stderr}`);
+  const output = readOutput(outputFile) || `${r.stdout}${r.stderr}`;
+  let report = parseReport(output);
+  if (!report?.listsPassing && !r.timedOut && !r.aborted) {
+    const files = await collectReportFiles({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: 30_000, ...(deps.signal ? { signal: deps.signal } : {}) });
+    if (files.length > 0) report = parseReport(output, files);
+  }
   const entry: BaselineEntry = { key, summary: summarizeBaseline(commands.verify, r, report), report };
   // A run cut short by a timeout says nothing reliable about the base: not cached.
   if (!r.timedOut && !r.aborted) writeBaseline(deps.cacheDir, entry);

@@ -6,6 +6,7 @@ import { parseReport } from '../../verify/parse-report.js';
 import type { TestEvidence } from '../../verify/test-evidence.js';
 import { decideVerification, needsRerun, type RunOutcome } from '../../verify/verify-policy.js';
 import { describeExit, lastLines } from './command-output.js';
+import { collectReportFiles } from './report-files.js';
 import { claimScratchFile, relativeToRoot } from './scratch.js';
 import { testChangeLines } from './test-verdict-text.js';
 import type { Tool, ToolContext, ToolResult } from './types.js';
@@ -66,7 +67,13 @@ async function runOnce(ctx: ToolContext, command: string): Promise<OneRun> {
   const after = await workspace.treeHash();
   const r = observed.value;
   const output = readRange(outputFile, false, REPORT_READ_BYTES) ?? `${r.stdout}${r.stderr}`;
-  const outcome: RunOutcome = { exitCode: r.exitCode ?? -1, timedOut: r.timedOut || r.aborted, report: parseReport(output) };
+  let report = parseReport(output);
+  // No per-test listing in the output: the run may have written JUnit XML (maven, gradle, pytest).
+  if (!report?.listsPassing && !r.timedOut && !r.aborted) {
+    const files = await collectReportFiles({ workspace, sandbox: ctx.sandbox, timeoutMs: 30_000, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    if (files.length > 0) report = parseReport(output, files);
+  }
+  const outcome: RunOutcome = { exitCode: r.exitCode ?? -1, timedOut: r.timedOut || r.aborted, report };
   return { r, changed: observed.changed, before, after, outputFile, outcome };
 }
 

@@ -85,4 +85,15 @@ describe('run_tests under verify_mode, against a baseline', () => {
     expect(r.ok).toBe(false);
     expect(r.output).toMatch(/not verified: the test command did not pass\.\nverify_mode no_new_failures: this run printed no test report greenfix can read, so the whole command must pass \(all_pass\)\.\ntest report: none greenfix can read \(exit code only\)\n/);
   });
+
+  it('JUnit XML the run wrote (maven layout) is read from inside the sandbox; a symlinked report is not followed', async () => {
+    const junit = readFileSync(join(import.meta.dirname, '../../fixtures/reports/junit/TEST-sample.MathTest.xml'), 'utf8');
+    fx = await makeFixture({ '.gitignore': 'target/\n', 'report.src': junit, 'secret.xml': '<testsuite><testcase classname="s" name="leaked"/></testsuite>' });
+    const command = 'mkdir -p target/surefire-reports && cp report.src target/surefire-reports/TEST-sample.MathTest.xml && ln -sf ../../secret.xml target/surefire-reports/TEST-link.xml && echo "[ERROR] Tests run: 4, Failures: 1" && exit 1';
+    const tests: TestPolicy = { mode: 'all_pass', baseline: null, baselineSummary: null };
+    const r = await runTestsTool.execute({}, fx.ctx({ verifyCommand: command, tests }));
+    expect(r.ok).toBe(false);
+    expect(r.output).toMatch(/not verified: the test command did not pass: failing sample\.MathTest > subtracts\.\ntest report \(JUnit XML\): 4 tests, 2 passed, 1 failed, 1 skipped\n/);
+    expect(r.output).not.toContain('leaked');
+  });
 });
