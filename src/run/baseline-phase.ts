@@ -33,12 +33,12 @@ function readOutput(file: string): string {
  * The verify command on the base tree, after setup and before the agent changes anything: what
  * fails already. Runs in the sandbox without network, like run_tests; what the run creates is set
  * aside (observe 'created'). Cached per (base tree, verify, setup), so a retry or a second issue
- * on the same commit does not pay again.
+ * on the same commit does not pay again; `fresh` (the readiness check) runs it anyway and refreshes the cache.
  */
-export async function runBaseline(deps: BaselineDeps, commands: { verify: string; setup: string | null }): Promise<BaselineResult> {
+export async function runBaseline(deps: BaselineDeps, commands: { verify: string; setup: string | null }, fresh = false): Promise<BaselineResult> {
   const tree = await deps.workspace.treeHash();
   const key = baselineKey(tree, commands.verify, commands.setup);
-  const hit = readBaseline(deps.cacheDir, key);
+  const hit = fresh ? null : readBaseline(deps.cacheDir, key);
   if (hit) return { ...hit, cached: true };
   const outputFile = claimScratchFile(deps.workspace.scratchDir, 'baseline');
   const { value: r } = await deps.workspace.observe(

@@ -12,7 +12,8 @@ function statusOf(mark: string): TestStatus {
 
 /**
  * mocha's spec reporter (the default): suites and tests by indentation (2 spaces a level, from 2),
- * `✔ test`, `1) test` (failed), `- test` (pending), up to the `N passing (…)` line.
+ * `✔ test`, `1) test` (failed), `- test` (pending), up to the `N passing (…)` line; totals from
+ * mocha's own `N passing / N pending / N failing`.
  */
 export function parseMochaSpec(output: string): TestReport | null {
   const lines = cleanLines(output);
@@ -31,5 +32,11 @@ export function parseMochaSpec(output: string): TestReport | null {
       open.length = level + 1;
     }
   }
-  return builder.size > 0 ? builder.build('mocha (spec)', true) : null;
+  if (builder.size === 0) return null;
+  // mocha's own counts: two tests with the same suite path and name (in two files) are one id here.
+  const count = (word: string) => Number(lines.slice(end).map((l) => new RegExp(`^(\\d+) ${word}\\b`).exec(l.trim())?.[1]).find((n) => n !== undefined) ?? 0);
+  const passed = count('passing');
+  const failed = count('failing');
+  const skipped = count('pending');
+  return builder.build('mocha (spec)', true, { passed, failed, skipped, total: passed + failed + skipped });
 }

@@ -59,6 +59,14 @@ describe('parseReport on real runner output', () => {
     expect(r?.totals).toEqual({ passed: 4, failed: 2, skipped: 1, total: 7 });
   });
 
+  test('mocha on a real repository (expressjs/express a3714473, npm test): mocha\'s own totals', () => {
+    const r = parseReport(read('mocha', 'express-spec.txt'));
+    expect(r?.format).toBe('mocha (spec)');
+    expect(r?.totals).toEqual({ passed: 1256, failed: 0, skipped: 4, total: 1260 });
+    expect(r?.tests.filter((t) => t.status === 'failed')).toEqual([]);
+    expect(r?.tests).toContainEqual({ id: 'app.router > methods > should include GET', status: 'passed' });
+  });
+
   const PYTEST_FAILED = ['f:test_math.py::TestNested::test_param[2]', 'f:test_math.py::test_subtracts', 'f:test_str.py::test_fails_on_purpose'];
   test('pytest -rA: node ids; a skip has only its location', () => {
     const r = parseReport(read('pytest', 'rA.txt'));
