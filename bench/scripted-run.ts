@@ -7,7 +7,7 @@ import type { ToolLimits } from '../src/agent/tools/types.js';
 import type { ContextLimits } from '../src/agent/context.js';
 import type { AgentOutcome } from '../src/agent/types.js';
 import type { ChatModel } from '../src/model/types.js';
-import { FIX_CONTEXT, FIX_TOOL_LIMITS } from '../src/run/defaults.js';
+import { FIX_CONTEXT, FIX_TOOL_LIMITS } from '../src/fix/defaults.js';
 import { sandboxFileOwner } from '../src/sandbox/ownership.js';
 import type { Sandbox } from '../src/sandbox/types.js';
 import type { ObservableWorkspace } from '../src/workspace/types.js';

@@ -1,53 +1,55 @@
 import type { ToolCall } from '../model/types.js';
+import { truncate } from '../util/truncate.js';
 import { noCrashPoints } from './crash-points.js';
-import type { RepairKind } from './resume-repair.js';
-import { observeAction, type StuckVerdict } from './stuck.js';
+import type { RepairKind } from './journal-schema.js';
+import { endRun, finishEnding } from './outcome.js';
+import { NO_TOOL_CALL } from './prompt.js';
+import { record, type AgentState } from './state.js';
+import { stuckWarning } from './stuck.js';
 import type { ToolResult } from './tools/types.js';
-import type { AgentDeps, ExecuteToolCall, RunState } from './types.js';
-
-export interface Acted {
-  finish: { summary: string; gaveUp: boolean } | null;
-  /** The most serious stuck verdict of the step. */
-  stuck: StuckVerdict;
-}
+import type { AgentDeps, AgentOutcome, ExecuteToolCall } from './types.js';
 
 /**
- * Runs one assistant message's tool calls in order. Each is journaled before it runs and after,
- * so a crash in between is visible on resume. An accepted finish ends the step at once.
+ * Runs the step's pending calls in order. Each is journaled before it runs and after, so a crash
+ * in between is visible on resume. An accepted finish clears the rest.
  */
-export async function executeCalls(deps: AgentDeps, execute: ExecuteToolCall, state: RunState, calls: readonly ToolCall[]): Promise<Acted> {
+export async function executeCalls(deps: AgentDeps, execute: ExecuteToolCall, state: AgentState): Promise<void> {
   const crash = deps.crashPoints ?? noCrashPoints;
-  let stuck: StuckVerdict = { kind: 'ok' };
-  for (const call of calls) {
-    deps.journal.append({ type: 'tool_start', step: state.steps, callId: call.id, name: call.name, args: call.arguments });
+  for (let next = state.pending[0]; next; next = state.pending[0]) {
+    const { call } = next;
+    record(deps.journal, state, { type: 'tool_start', step: state.steps, callId: call.id, name: call.name, args: call.arguments });
     crash.reach('before_tool');
     const result = await execute(deps.tools, call, { ...deps.toolContext, verified: state.verified });
     crash.reach('after_tool');
-    const verdict = recordResult(deps, state, call, result);
-    if (verdict.kind !== 'ok' && stuck.kind !== 'stuck') stuck = verdict;
-    if (result.finish) return { finish: result.finish, stuck };
+    answer(deps, state, call, result);
   }
-  return { finish: null, stuck };
 }
 
-/** Journals a result and applies it to the state: history, verification, stuck detection. */
-export function recordResult(deps: AgentDeps, state: RunState, call: ToolCall, result: ToolResult, repair?: RepairKind): StuckVerdict {
-  deps.journal.append({ type: 'tool_end', callId: call.id, name: call.name, result, ...(repair ? { repair } : {}) });
+/** Journals a call's result (and the verification it carries) and applies it. */
+export function answer(deps: AgentDeps, state: AgentState, call: ToolCall, result: ToolResult, repair?: RepairKind): void {
+  record(deps.journal, state, { type: 'tool_end', callId: call.id, name: call.name, result, ...(repair ? { repair } : {}) });
   deps.onEvent?.({ type: 'tool', step: state.steps, name: call.name, args: shortArgs(call.arguments), ok: result.ok });
-  if (result.verified) deps.journal.append({ type: 'verified', tree: result.verified });
-  return applyResult(state, call, result);
+  if (result.verified) record(deps.journal, state, { type: 'verified', tree: result.verified });
 }
 
-/** The state change of one result; shared by the live loop and the journal replay, so both agree. */
-export function applyResult(state: RunState, call: ToolCall, result: ToolResult): StuckVerdict {
-  state.messages.push({ role: 'tool', toolCallId: call.id, content: result.output });
-  if (result.verified) state.verified = result.verified;
-  const observed = observeAction(state.stuck, call, result);
-  state.stuck = observed.state;
-  return observed.verdict;
+/**
+ * What follows a step's results, the same live and on resume: an accepted finish or being stuck
+ * ends the run; a first stuck verdict warns the model; a reply without tool calls is nudged.
+ */
+export function settle(deps: AgentDeps, state: AgentState): AgentOutcome | null {
+  if (state.finish) return endRun(deps, state, finishEnding(state, state.finish));
+  if (state.verdict.kind === 'stuck') return endRun(deps, state, { status: 'stuck', reason: state.verdict.reason });
+  if (state.verdict.kind === 'warn') {
+    const text = stuckWarning(state.verdict.reason);
+    record(deps.journal, state, { type: 'warning', step: state.steps, text });
+    deps.onEvent?.({ type: 'warning', step: state.steps, text });
+    return null;
+  }
+  const last = state.messages.at(-1);
+  if (last?.role === 'assistant' && !last.toolCalls?.length) record(deps.journal, state, { type: 'observation', step: state.steps, text: NO_TOOL_CALL });
+  return null;
 }
 
 function shortArgs(args: string): string {
-  const flat = args.replace(/\s+/g, ' ');
-  return flat.length <= 80 ? flat : `${flat.slice(0, 77)}...`;
+  return truncate(args.replace(/\s+/g, ' '), 80);
 }

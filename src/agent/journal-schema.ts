@@ -47,6 +47,7 @@ export const outcomeSchema = z.object({
 
 /** How a call left unanswered by a crash was answered on resume. */
 export const repairSchema = z.enum(['not_started', 'outcome_unknown', 're_executed']);
+export type RepairKind = z.infer<typeof repairSchema>;
 
 const at = z.number();
 export const journalRecordSchema = z.discriminatedUnion('type', [

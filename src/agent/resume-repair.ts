@@ -1,8 +1,6 @@
-import { recordResult, type Acted } from './act.js';
-import type { PendingCall } from './resume-replay.js';
-import type { AgentDeps, ExecuteToolCall, RunState } from './types.js';
-
-export type RepairKind = 'not_started' | 'outcome_unknown' | 're_executed';
+import { answer } from './act.js';
+import type { AgentState } from './state.js';
+import type { AgentDeps, ExecuteToolCall } from './types.js';
 
 export const NOT_STARTED = 'not started: the process restarted before this call ran; call it again if still needed';
 export const OUTCOME_UNKNOWN = 'outcome unknown: the process stopped while this ran; check the current state before retrying';
@@ -12,16 +10,12 @@ export const OUTCOME_UNKNOWN = 'outcome unknown: the process stopped while this 
  * again. Only read-only tools are run again: anything else may have had its effect already.
  * Each answer is journaled, so a second crash resumes from here.
  */
-export async function repairPending(deps: AgentDeps, execute: ExecuteToolCall, state: RunState, pending: readonly PendingCall[]): Promise<Acted> {
-  const acted: Acted = { finish: null, stuck: { kind: 'ok' } };
-  for (const { call, started } of pending) {
+export async function repairPending(deps: AgentDeps, execute: ExecuteToolCall, state: AgentState): Promise<void> {
+  for (let next = state.pending[0]; next; next = state.pending[0]) {
+    const { call, started } = next;
     const tool = deps.tools.find((t) => t.name === call.name);
-    const verdict = !started
-      ? recordResult(deps, state, call, { ok: false, output: NOT_STARTED }, 'not_started')
-      : !tool?.readOnly
-        ? recordResult(deps, state, call, { ok: false, output: OUTCOME_UNKNOWN }, 'outcome_unknown')
-        : recordResult(deps, state, call, await execute(deps.tools, call, { ...deps.toolContext, verified: state.verified }), 're_executed');
-    if (verdict.kind !== 'ok' && acted.stuck.kind !== 'stuck') acted.stuck = verdict;
+    if (!started) answer(deps, state, call, { ok: false, output: NOT_STARTED }, 'not_started');
+    else if (!tool?.readOnly) answer(deps, state, call, { ok: false, output: OUTCOME_UNKNOWN }, 'outcome_unknown');
+    else answer(deps, state, call, await execute(deps.tools, call, { ...deps.toolContext, verified: state.verified }), 're_executed');
   }
-  return acted;
 }

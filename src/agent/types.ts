@@ -1,10 +1,9 @@
-import type { ChatMessage, ChatModel, ToolCall } from '../model/types.js';
+import type { ChatModel, ToolCall } from '../model/types.js';
 import type { VerifiedTree } from '../workspace/types.js';
 import type { Budget, BudgetName } from './budget.js';
 import type { ContextLimits } from './context.js';
 import type { CrashPoints } from './crash-points.js';
 import type { Journal } from './journal.js';
-import type { StuckState } from './stuck.js';
 import type { Tool, ToolContext, ToolResult } from './tools/types.js';
 
 export type ExecuteToolCall = (tools: readonly Tool[], call: ToolCall, ctx: ToolContext) => Promise<ToolResult>;
@@ -58,14 +57,3 @@ export type AgentEvent =
   | { type: 'tool'; step: number; name: string; args: string; ok: boolean }
   | { type: 'warning'; step: number; text: string }
   | { type: 'done'; outcome: AgentOutcome };
-
-/** Everything the loop needs to take the next step; rebuilt from the journal on resume. */
-export interface RunState {
-  messages: ChatMessage[];
-  verified: VerifiedTree | null;
-  steps: number;
-  tokens: Tokens;
-  stuck: StuckState;
-  /** Wall time spent by earlier processes of this run (resume). */
-  priorElapsedMs: number;
-}

@@ -5,12 +5,17 @@ import { handleWebhook } from './handle-webhook.js';
 import { deliveryLogger } from './logger-context.js';
 import { createHttpRoutes } from './http-routes.js';
 import type { Metrics } from './metrics.js';
+import { createRefusalLimiter, type RefusalLimiter } from './refusal-limiter.js';
+import { createRepoTokens, type RepoTokens } from './repo-tokens.js';
+import { scopedOctokit } from '../github/scoped-octokit.js';
 
 export interface AppDeps {
   queue: JobQueue;
   metrics: Metrics;
   /** Tells this process's workers that a job is waiting (no-op for a receiver-only process). */
   wake: () => void;
+  /** Refusal comments per repository; default 10 an hour, in this process's memory. */
+  refusals?: RefusalLimiter;
 }
 
 /** The events greenfix listens to (app.yml subscribes to the same). */
@@ -33,13 +38,15 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
     addHandler(createHttpRoutes({ metrics: deps.metrics, check: () => deps.queue.counts(), onUnhealthy: (err) => app.log.error({ err }, 'health check failed') }));
     deps.metrics.setJobCounts(() => deps.queue.counts());
     const identity = memoize(() => appIdentity(app));
+    const refusals = deps.refusals ?? createRefusalLimiter();
+    const tokens = createRepoTokens({ now: Date.now });
     app.on([...EVENTS], async (context) => {
       const started = performance.now();
       const log = deliveryLogger(context.log, context.id, context.payload.repository?.full_name).child({ event: context.name });
       try {
         const { result, detail } = await handleWebhook(
-          { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(context.octokit, context.repo()), readConfig: () => readConfig(context) },
-          { queue: deps.queue, identity, wake: deps.wake, log },
+          { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(repoClient(context, tokens), context.repo()), readConfig: () => readConfig(context) },
+          { queue: deps.queue, identity, wake: deps.wake, refusals, log },
         );
         log.info({ result, detail }, `webhook ${result}`);
         deps.metrics.webhook(context.name, result, (performance.now() - started) / 1000);
@@ -50,6 +57,19 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
       }
     });
   };
+}
+
+/**
+ * The handler's REST client: the event's installation client, but with a token scoped to the
+ * delivery's repository (permission checks, comments, reactions). Probot's config reader keeps
+ * the event client (it may read the organisation's `.github` repository).
+ */
+function repoClient(context: Context, tokens: RepoTokens): Context['octokit'] {
+  const payload = context.payload as { installation?: { id?: unknown }; repository?: { id?: unknown } };
+  const installationId = payload.installation?.id;
+  const repositoryId = payload.repository?.id;
+  if (typeof installationId !== 'number' || typeof repositoryId !== 'number') return context.octokit;
+  return scopedOctokit(context.octokit, tokens(context.octokit, installationId, repositoryId));
 }
 
 /** `.github/greenfix.yml` through Probot (which also looks in the org's `.github` repository). */

@@ -4,9 +4,11 @@ import { CONFIG_ERRORS_MARKER, renderConfigProblems } from '../config/render-con
 import { renderRefusal } from '../github/render-refusal.js';
 import type { GitHost } from '../github/types.js';
 import type { JobQueue } from '../queue/types.js';
-import { dedupeKeyFor, triggerFor } from '../triggers/index.js';
+import { dedupeKeyFor } from '../triggers/dedupe.js';
+import { triggerFor } from '../triggers/route.js';
 import { subjectKey, type CancelRequest, type JobRequest, type Refusal, type TriggerContext } from '../triggers/types.js';
 import { commentIdOf, labelOf } from './payload-fields.js';
+import type { RefusalLimiter } from './refusal-limiter.js';
 
 export type WebhookResult = 'enqueued' | 'duplicate' | 'ignored' | 'refused' | 'cancelled';
 
@@ -24,14 +26,25 @@ export interface WebhookDeps {
   identity: () => Promise<{ appId: number; botLogin: string }>;
   /** Tells local workers a job is waiting. */
   wake: () => void;
+  /** Caps refusal comments per repository (all causes, all senders). */
+  refusals: RefusalLimiter;
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 }
 
 const ALLOWED = new Set(['admin', 'maintain', 'write']);
 
 /**
+ * The one answer a command from someone without write access gets, once per issue whoever they
+ * are and however many they send; no mention, so it pings nobody.
+ */
+export const OUTSIDER_REPLY =
+  '👋 greenfix only takes `/agent` commands from people with write access to this repository, so I did nothing.\n\n<sub>greenfix · outsider</sub>';
+
+/**
  * The webhook's whole job: decide (pure triggers), check the sender, record, acknowledge. It
- * never runs anything; workers do. Every refusal is answered once per issue, sender and reason.
+ * never runs anything; workers do. A collaborator's refusal is answered once per issue, sender
+ * and reason; a command from anyone else once per issue in total; all of them under the
+ * repository's refusal rate limit.
  */
 export async function handleWebhook(input: WebhookInput, deps: WebhookDeps): Promise<{ result: WebhookResult; detail: string }> {
   const ctx = await triggerContext(input, deps);
@@ -40,15 +53,20 @@ export async function handleWebhook(input: WebhookInput, deps: WebhookDeps): Pro
   switch (trigger.type) {
     case 'ignored':
       return { result: 'ignored', detail: trigger.reason };
-    case 'refuse':
-      return refuse(input, deps, trigger.refusal);
+    case 'refuse': {
+      const denied = trigger.authorize ? await unauthorized(input, deps, trigger.refusal, true) : null;
+      return denied ?? refuse(input, deps, trigger.refusal);
+    }
     case 'job': {
-      const denied = trigger.authorize ? await unauthorized(input, deps, trigger.request) : null;
+      const denied = trigger.authorize ? await unauthorized(input, deps, trigger.request, trigger.request.kind === 'retry') : null;
       return denied ?? enqueue(input, deps, trigger.request);
     }
     case 'cancel': {
-      const denied = trigger.authorize ? await unauthorized(input, deps, trigger.request) : null;
-      return denied ?? cancel(input, deps, trigger.request);
+      const { request } = trigger;
+      if (!trigger.authorize || ALLOWED.has(await input.host.permission(request.sender))) return cancel(input, deps, request);
+      if (request.explicit) return outsider(input, deps, request);
+      // Closing one's own issue is open to anyone: the job goes on, and its status comment says so.
+      return { result: 'ignored', detail: `${request.reason} by ${request.sender}, who has no write access: the job goes on` };
     }
   }
 }
@@ -66,14 +84,21 @@ async function triggerContext(input: WebhookInput, deps: WebhookDeps): Promise<T
   // An invalid config cannot say which label it meant; answer on the default label only.
   if (label.name === defaults.label && label.action === 'labeled') {
     const key = `config:${label.repoId}#${label.number}:${loaded.problems.join('|')}`;
-    if (await deps.queue.noteOnce(key)) await input.host.upsertComment(label.number, CONFIG_ERRORS_MARKER, renderConfigProblems(loaded.problems));
+    if ((await deps.queue.noteOnce(key)) && deps.refusals.allow(String(label.repoId))) await input.host.upsertComment(label.number, CONFIG_ERRORS_MARKER, renderConfigProblems(loaded.problems));
   }
   return { problems: { result: 'refused', detail: `invalid .github/greenfix.yml: ${loaded.problems.length} problem(s)` } };
 }
 
-async function unauthorized(input: WebhookInput, deps: WebhookDeps, request: JobRequest | CancelRequest): Promise<{ result: WebhookResult; detail: string } | null> {
+/** null when the sender may act; otherwise the answer (a command: the outsider reply; a label: a refusal). */
+async function unauthorized(
+  input: WebhookInput,
+  deps: WebhookDeps,
+  request: Pick<JobRequest, 'installationId' | 'repo' | 'number' | 'sender'>,
+  command: boolean,
+): Promise<{ result: WebhookResult; detail: string } | null> {
   const permission = await input.host.permission(request.sender);
   if (ALLOWED.has(permission)) return null;
+  if (command) return outsider(input, deps, request);
   return refuse(input, deps, {
     installationId: request.installationId,
     repo: request.repo,
@@ -88,7 +113,22 @@ async function refuse(input: WebhookInput, deps: WebhookDeps, refusal: Refusal):
   const detail = `${refusal.code}: ${refusal.message}`;
   if (refusal.number <= 0) return { result: 'refused', detail: `${detail} (no issue or PR to answer on)` };
   if (await deps.queue.noteOnce(`refuse:${subjectKey(refusal.repo, refusal.number)}:${refusal.code}:${refusal.sender}`)) {
+    if (!deps.refusals.allow(String(refusal.repo.id))) return { result: 'refused', detail: `${detail} (not answered: refusal rate limit of the repository)` };
     await input.host.comment(refusal.number, renderRefusal(refusal.code, { sender: refusal.sender, message: refusal.message }));
+  }
+  return { result: 'refused', detail };
+}
+
+/** A command from someone without write access: one short reply per issue in total, rate-limited. */
+async function outsider(
+  input: WebhookInput,
+  deps: WebhookDeps,
+  request: Pick<JobRequest, 'repo' | 'number' | 'sender'>,
+): Promise<{ result: WebhookResult; detail: string }> {
+  const detail = `unauthorized: ${request.sender} has no write access`;
+  if (request.number > 0 && (await deps.queue.noteOnce(`outsider:${subjectKey(request.repo, request.number)}`))) {
+    if (!deps.refusals.allow(String(request.repo.id))) return { result: 'refused', detail: `${detail} (not answered: refusal rate limit of the repository)` };
+    await input.host.comment(request.number, OUTSIDER_REPLY);
   }
   return { result: 'refused', detail };
 }

@@ -1,5 +1,3 @@
-import { createCrashPoints } from '../agent/crash-points.js';
-import { createTools } from '../agent/tools/registry.js';
 import { ConfigError } from '../model/config-error.js';
 import { createChatModel } from '../model/create-chat-model.js';
 import { modelConfigFromEnv } from '../model/model-config.js';
@@ -7,21 +5,17 @@ import { createSandbox } from '../sandbox/create-sandbox.js';
 import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
-import { localPublisher } from '../run/local-publisher.js';
-import { loadRunState } from '../run/run-state.js';
-import { runFix } from '../run/run-fix.js';
-import { detectCommands } from '../workspace/detect-commands.js';
+import { fixCommands, runFixSession } from '../fix/fix-session.js';
+import { StateFileError } from '../fix/state-file.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import { ExitCode, UsageError } from './exit-codes.js';
-import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from '../run/defaults.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
 import { reportFix } from './fix-report.js';
 import type { CliIo } from './io.js';
-import { locateRun, openRunWorkspace } from './local-run.js';
-import { readAgentsMd } from '../run/agents-md.js';
-import { baselineCacheDir } from '../run/baseline-cache.js';
+import { locateRun, openLocalState, openRunWorkspace, type LocalRun, type LocalState } from './local-run.js';
+import { localSessionInput } from './local-session.js';
 import { baseName } from './base-name.js';
-import { formatEvent } from './progress.js';
+import { workdirProblem } from './workdir-check.js';
 
 /** `greenfix fix`: parse, run, and turn every failure into a clear message and an exit code. */
 export async function fixCommand(argv: string[], io: CliIo): Promise<number> {
@@ -45,55 +39,42 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const sandbox = await createSandbox({ env: io.env, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
   const run = await locateRun(io.env, options.repo, options.task);
   const owner = sandboxFileOwner();
-  const earlier = loadRunState(run.state);
-  if (earlier && !earlier.published && !options.resume) {
-    io.stderr(`greenfix: discarding an interrupted run of this task (use --resume to continue one)`);
-  }
-  const saved = options.resume ? earlier : null;
-  const workspace = await openRunWorkspace(run, saved, options.resume, owner);
-  const commands = saved?.commands ?? detectCommands(workspace.root, { verify: options.verify, setup: options.setup });
+  const unreachable = io.env.GREENFIX_SANDBOX === 'off' ? null : workdirProblem(run.workdir, owner);
+  if (unreachable) throw new UsageError(unreachable);
+  const resumeFrom = options.resume ? resumable(run) : discardEarlier(run, io);
+  const { workspace, state } = await openRunWorkspace(run, resumeFrom, owner);
+  const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup });
   io.stderr(`greenfix: worktree ${run.worktree} at ${workspace.baseCommit.slice(0, 12)}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
 
-  const result = await runFix(
-    {
-      workspace,
-      sandbox,
-      publisher: localPublisher(run.repo, run.branch),
-      paths: { journal: run.journal, state: run.state },
-      crashPoints: createCrashPoints(io.env),
-      setupTimeoutMs: SETUP_TIMEOUT_MS,
-      agentsMd: readAgentsMd(workspace.root),
-      tests: { mode: options.verifyMode, cacheDir: baselineCacheDir(run.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: await baseName(run.repo, workspace.baseCommit) },
-      onPhase: (phase, detail) => io.stderr(`greenfix: ${phase}: ${detail}`),
-      onBaseline: (line, cached) => io.stderr(`greenfix: baseline ${line}${cached ? ' (cached: not run again)' : ''}`),
-      agent: {
-        model,
-        tools: createTools(),
-        toolContext: {
-          workspace,
-          sandbox,
-          verifyCommand: commands.verify,
-          fileOwner: owner,
-          limits: FIX_TOOL_LIMITS,
-        },
-        budget: { maxSteps: options.maxSteps, maxTokens: options.maxTokens, maxWallMs: options.timeoutMinutes * 60_000 },
-        context: { ...FIX_CONTEXT, maxTokens: options.contextTokens },
-        now: Date.now,
-        onEvent: (event) => {
-          const line = formatEvent(event);
-          if (line) io.stderr(line);
-        },
-        config: { maxSteps: options.maxSteps, maxTokens: options.maxTokens, verify: commands.verify, setup: commands.setup },
-      },
-    },
-    { version: 1, task: options.task, baseCommit: workspace.baseCommit, createdAt: Date.now(), commands },
-  );
+  const input = localSessionInput({ options, run, state, workspace, commands, model, sandbox, fileOwner: owner, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit) });
+  const result = await runFixSession(input, options.task);
   if (result.status === 'published') await removeWorktree(run.repo, run.worktree);
   return reportFix(result, run, options.json, io);
 }
 
+/** `--resume`: the saved run of this task, which must exist (a damaged one is an error). */
+function resumable(run: LocalRun): LocalState {
+  const state = openLocalState(run);
+  if (!state.get('fix')) throw new UsageError(`nothing to resume: no interrupted run of this task in ${run.dir}`);
+  return state;
+}
+
+/** A fresh run replaces an earlier one; say so when that one was interrupted (or unreadable). */
+function discardEarlier(run: LocalRun, io: CliIo): null {
+  let interrupted: boolean;
+  try {
+    const earlier = openLocalState(run).get('fix');
+    interrupted = earlier !== undefined && !earlier.published;
+  } catch (error) {
+    if (!(error instanceof StateFileError)) throw error;
+    interrupted = true;
+  }
+  if (interrupted) io.stderr(`greenfix: discarding an interrupted run of this task (use --resume to continue one)`);
+  return null;
+}
+
 function reportError(error: unknown, io: CliIo): number {
-  const usage = [UsageError, ConfigError, SandboxConfigError, SandboxUnavailableError];
+  const usage = [UsageError, ConfigError, SandboxConfigError, SandboxUnavailableError, StateFileError];
   if (usage.some((type) => error instanceof type)) {
     io.stderr(`greenfix: ${(error as Error).message}`);
     return ExitCode.usage;

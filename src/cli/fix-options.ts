@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { UsageError } from './exit-codes.js';
-import { FIX_CONTEXT } from '../run/defaults.js';
+import { DEFAULT_BUDGETS } from '../config/budget-defaults.js';
+import { FIX_CONTEXT } from '../fix/defaults.js';
 
 export const FIX_USAGE = `Usage: greenfix fix --repo DIR --task TEXT [options]
 
@@ -19,10 +20,10 @@ Options:
   --verify-mode MODE     all_pass (default: the whole command passes) or no_new_failures
                          (nothing that passed on the base fails, a failing or new test passes)
   --model M              model name (default: $GREENFIX_MODEL); scripted:FILE replays a script
-  --max-steps N          step budget (default 40)
-  --max-tokens N         token budget, prompt + completion (default 2000000)
-  --timeout-minutes N    wall-time budget (default 30)
-  --context-tokens N     most tokens sent per model request (default 20000)
+  --max-steps N          step budget (default ${DEFAULT_BUDGETS.maxSteps})
+  --max-tokens N         token budget, prompt + completion (default ${DEFAULT_BUDGETS.maxTokens})
+  --timeout-minutes N    wall-time budget (default ${DEFAULT_BUDGETS.timeoutMinutes})
+  --context-tokens N     most tokens sent per model request (default ${FIX_CONTEXT.maxTokens})
   --json                 print a JSON summary as the last line on stdout
   --resume               continue the interrupted run of the same task
   -h, --help             show this help
@@ -38,10 +39,11 @@ const FixOptionsSchema = z.strictObject({
   verify: z.string().trim().min(1).optional(),
   setup: z.string().trim().min(1).optional(),
   model: z.string().trim().min(1).optional(),
-  verifyMode: z.enum(['all_pass', 'no_new_failures']).default('all_pass'),
-  maxSteps: positiveInt.default(40),
-  maxTokens: positiveInt.default(2_000_000),
-  timeoutMinutes: positiveInt.default(30),
+  /** Absent: the repository's `verify_mode` (or all_pass). */
+  verifyMode: z.enum(['all_pass', 'no_new_failures']).optional(),
+  maxSteps: positiveInt.default(DEFAULT_BUDGETS.maxSteps),
+  maxTokens: positiveInt.default(DEFAULT_BUDGETS.maxTokens),
+  timeoutMinutes: positiveInt.default(DEFAULT_BUDGETS.timeoutMinutes),
   contextTokens: positiveInt.min(2_000).default(FIX_CONTEXT.maxTokens),
   json: z.boolean().default(false),
   resume: z.boolean().default(false),

@@ -1,4 +1,4 @@
-import type { FixResult } from '../run/run-fix.js';
+import type { FixResult } from '../fix/run-fix.js';
 import type { TestEvidence } from '../verify/test-evidence.js';
 import { lastTestOutput, testsSentence } from '../run/job-outcome.js';
 import { ExitCode } from './exit-codes.js';

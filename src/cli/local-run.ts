@@ -6,12 +6,15 @@ import { prepareWorkspaceOwnership, type FileOwner } from '../sandbox/ownership.
 import { git } from '../workspace/git.js';
 import type { GitWorkspace } from '../workspace/git-workspace.js';
 import { addWorktree, removeWorktree } from '../workspace/worktree.js';
-import type { RunState } from '../run/run-state.js';
+import { z } from 'zod';
+import { StateFile } from '../fix/state-file.js';
 import { UsageError } from './exit-codes.js';
 import { taskSlug } from './slug.js';
 
 /** Where one local run keeps its worktree, journal and state (docs/decisions.md). */
 export interface LocalRun {
+  /** GREENFIX_WORKDIR (or its default); runs live in its `runs/`. */
+  workdir: string;
   repo: string;
   slug: string;
   branch: string;
@@ -20,8 +23,6 @@ export interface LocalRun {
   journal: string;
   state: string;
   stateDir: string;
-  /** GREENFIX_WORKDIR (or its default): the baseline cache lives under it. */
-  workdir: string;
 }
 
 /**
@@ -35,15 +36,15 @@ export async function locateRun(env: Record<string, string | undefined>, repoArg
   const repoKey = createHash('sha256').update(repo).digest('hex').slice(0, 8);
   const dir = join(workdir, 'runs', `${repoKey}-${slug}`);
   return {
+    workdir,
     repo,
     slug,
     branch: `greenfix/${slug}`,
     dir,
     worktree: join(dir, 'worktree'),
     journal: join(dir, 'journal.jsonl'),
-    state: join(dir, 'run.json'),
+    state: join(dir, 'state.json'),
     stateDir: join(dir, 'index'),
-    workdir,
   };
 }
 
@@ -56,13 +57,19 @@ async function repositoryRoot(dir: string): Promise<string> {
   }
 }
 
+/** A local run's state file: the same shape as a job's, without a `job` section. */
+export type LocalState = StateFile<never>;
+
+export function openLocalState(run: LocalRun): LocalState {
+  return StateFile.open<never>(run.state, z.never());
+}
+
 /**
- * A fresh run (`saved` null) replaces an earlier one of the same task; a resumed one continues the
- * saved state, which must exist.
+ * A fresh run (`resumeFrom` null) replaces an earlier one of the same task; a resumed one continues
+ * from its state, which the caller loaded (and checked it has a fix to resume).
  */
-export async function openRunWorkspace(run: LocalRun, saved: RunState | null, resume: boolean, owner: FileOwner | null): Promise<GitWorkspace> {
-  if (resume && !saved) throw new UsageError(`nothing to resume: no interrupted run of this task in ${run.dir}`);
-  if (!resume && existsSync(run.dir)) {
+export async function openRunWorkspace(run: LocalRun, resumeFrom: LocalState | null, owner: FileOwner | null): Promise<{ workspace: GitWorkspace; state: LocalState }> {
+  if (!resumeFrom && existsSync(run.dir)) {
     await removeWorktree(run.repo, run.worktree);
     rmSync(run.dir, { recursive: true, force: true });
   }
@@ -70,8 +77,10 @@ export async function openRunWorkspace(run: LocalRun, saved: RunState | null, re
     mkdirSync(d, { recursive: true });
     chmodSync(d, 0o711);
   }
+  const state = resumeFrom ?? openLocalState(run);
   const fresh = !existsSync(run.worktree);
-  const workspace = await addWorktree({ repo: run.repo, path: run.worktree, ref: saved?.baseCommit ?? 'HEAD', stateDir: run.stateDir });
+  const ref = state.get('fix')?.baseCommit ?? 'HEAD';
+  const workspace = await addWorktree({ repo: run.repo, path: run.worktree, ref, stateDir: run.stateDir, store: state.workspaceStore() });
   if (fresh) await prepareWorkspaceOwnership(run.worktree, owner);
-  return workspace;
+  return { workspace, state };
 }

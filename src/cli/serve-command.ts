@@ -17,6 +17,7 @@ import type { CliIo } from './io.js';
 import { startApp } from './start-app.js';
 import { waitForSignal } from './signals.js';
 import { lockWorkdir } from './workdir-lock.js';
+import { workdirProblem } from './workdir-check.js';
 
 export const SERVE_USAGE = `Usage: greenfix serve     the webhook server and workers (GREENFIX_ROLE=all|receiver|worker)
        greenfix worker    workers only (same as GREENFIX_ROLE=worker)
@@ -61,10 +62,12 @@ export async function serveCommand(argv: string[], io: CliIo, role?: 'worker'): 
   }
 }
 
-/** What else must hold before starting: system packages, the model endpoint, a queue we have. */
+/** What else must hold before starting: system packages, the model endpoint, a workdir the sandbox reaches. */
 function startupProblems(config: EnvConfig, io: CliIo): string[] {
   const problems = checkSystemPackages({ env: io.env, isRoot: process.getuid?.() === 0, sandboxOff: config.sandbox === 'off' }).map((m) => m.message);
   if (config.role !== 'receiver') {
+    const unreachable = config.sandbox === 'off' ? null : workdirProblem(config.workdir, sandboxFileOwner());
+    if (unreachable) problems.push(unreachable);
     try {
       modelConfigFromEnv(io.env);
     } catch (error) {
@@ -98,6 +101,7 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     concurrency: config.concurrency,
     jobRetentionMs: config.jobRetentionMs,
     queueRetentionMs: config.queueRetentionMs,
+    webhookMaxBytes: config.webhookMaxBytes,
     workerId: lock?.workerId ?? 'receiver',
     crashPoints: createCrashPoints(io.env),
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),

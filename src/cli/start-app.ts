@@ -2,9 +2,12 @@ import { Probot, Server, type ProbotOctokit } from 'probot';
 import type { Logger } from 'pino';
 import { greenfixApp } from '../app/greenfix-app.js';
 import { jobLogger } from '../app/logger-context.js';
+import { DEFAULT_WEBHOOK_MAX_BYTES, limitWebhookBodies } from '../app/webhook-body-limit.js';
 import { createMetrics, type Metrics } from '../app/metrics.js';
 import type { CrashPoints } from '../agent/crash-points.js';
+import { CONFIG_TOKEN_SCOPE, gitTokenScope, mintInstallationToken, renewingToken, restTokenScope, type TokenScope } from '../github/installation-token.js';
 import { createGitHost } from '../github/octokit-host.js';
+import { scopedOctokit } from '../github/scoped-octokit.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
 import { DEFAULT_JOB_RETENTION_DAYS, DEFAULT_QUEUE_RETENTION_DAYS } from '../config/env-config.js';
@@ -46,6 +49,8 @@ export interface AppOptions {
   jobRetentionMs?: number;
   /** How long the queue remembers finished jobs (GREENFIX_QUEUE_RETENTION_DAYS); default 30 days. */
   queueRetentionMs?: number;
+  /** Largest webhook body accepted (GREENFIX_WEBHOOK_MAX_BYTES); default 5 MiB. Larger: 413, unread. */
+  webhookMaxBytes?: number;
   /** Lease/heartbeat/poll timings; defaults suit production. */
   timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number; retentionSweepMs?: number };
 }
@@ -101,6 +106,12 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     const workers = pool;
     await server.load(greenfixApp({ queue: o.queue, metrics, wake: () => workers?.wake() }));
     const http = await server.start();
+    // In front of Probot's own request listener, before any request is read (no I/O has run
+    // since `listen` called back: only promise continuations).
+    limitWebhookBodies(http, {
+      maxBytes: o.webhookMaxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES,
+      onRefused: (info) => o.log.warn({ ...info, maxBytes: o.webhookMaxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES }, 'webhook body over the limit: answered 413 without reading it'),
+    });
     const address = http.address();
     url = address && typeof address === 'object' ? `http://${o.host}:${address.port}` : null;
   }
@@ -133,9 +144,17 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     sandbox: o.sandbox,
     fileOwner: o.fileOwner,
     model: o.model,
-    hostFor: async (request) => createGitHost(await octokitFor(request), { owner: request.repo.owner, repo: request.repo.name }),
+    // A job's tokens name its one repository: REST calls get the app's permissions there, git
+    // gets contents only. Both live in memory for the job and are renewed before they expire.
+    hostFor: async (request) => {
+      const installation = await octokitFor(request);
+      const renewing = (scope: TokenScope) => renewingToken({ mint: () => mintInstallationToken(installation, scope), now: Date.now });
+      const rest = scopedOctokit(installation, renewing(restTokenScope(request.repo.id)));
+      return createGitHost(rest, { owner: request.repo.owner, repo: request.repo.name }, { gitToken: renewing(gitTokenScope(request.repo.id)) });
+    },
     readConfig: async (request) => {
-      const octokit = await octokitFor(request);
+      const installation = await octokitFor(request);
+      const octokit = scopedOctokit(installation, renewingToken({ mint: () => mintInstallationToken(installation, CONFIG_TOKEN_SCOPE), now: Date.now }));
       const { files, config } = await octokit.config.get({ owner: request.repo.owner, repo: request.repo.name, path: '.github/greenfix.yml' });
       return files.every((file) => file.config === null) ? null : config;
     },

@@ -39,6 +39,8 @@ export interface EnvConfig {
   jobRetentionMs: number;
   /** How long the queue remembers a finished job (and so its delivery id and dedupe key). */
   queueRetentionMs: number;
+  /** Largest webhook body the server reads; a larger one gets 413 before it is buffered. */
+  webhookMaxBytes: number;
 }
 
 export interface EnvDeps {
@@ -55,6 +57,8 @@ export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 25;
 export const DEFAULT_JOB_RETENTION_DAYS = 7;
 /** A month: far beyond GitHub's redelivery window, so a redelivered webhook still finds its job. */
 export const DEFAULT_QUEUE_RETENTION_DAYS = 30;
+/** 5 MiB: greenfix's events are a few KB; GitHub caps payloads at 25 MB. */
+export const DEFAULT_WEBHOOK_MAX_BYTES = 5 * 1024 * 1024;
 const DAY_MS = 86_400_000;
 
 /**
@@ -113,5 +117,6 @@ function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string)
     shutdownGraceMs: (v.GREENFIX_SHUTDOWN_GRACE_SECONDS ?? DEFAULT_SHUTDOWN_GRACE_SECONDS) * 1000,
     jobRetentionMs: (v.GREENFIX_JOB_RETENTION_DAYS ?? DEFAULT_JOB_RETENTION_DAYS) * DAY_MS,
     queueRetentionMs: (v.GREENFIX_QUEUE_RETENTION_DAYS ?? DEFAULT_QUEUE_RETENTION_DAYS) * DAY_MS,
+    webhookMaxBytes: v.GREENFIX_WEBHOOK_MAX_BYTES ?? DEFAULT_WEBHOOK_MAX_BYTES,
   };
 }

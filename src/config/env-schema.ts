@@ -52,6 +52,8 @@ export const EnvSchema = z.object({
   GREENFIX_SHUTDOWN_GRACE_SECONDS: opt(integer(0, 3600)),
   GREENFIX_JOB_RETENTION_DAYS: opt(integer(0, 3650)),
   GREENFIX_QUEUE_RETENTION_DAYS: opt(integer(1, 3650)),
+  // 64 KiB (a push event of a big PR is larger) to 25 MiB (GitHub's own cap on payloads).
+  GREENFIX_WEBHOOK_MAX_BYTES: opt(integer(65_536, 26_214_400)),
 });
 
 export type ParsedEnv = z.infer<typeof EnvSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_BUDGETS } from './budget-defaults.js';
 
 /**
  * `.github/greenfix.yml`: strict (an unknown key is an error, not a silent typo), every key
@@ -25,9 +26,9 @@ export const RepoConfigSchema = z
       .default('greenfix/'),
     /** Open pull requests as drafts. */
     draft: z.boolean().default(false),
-    max_steps: z.number().int().min(1).max(200).default(40),
-    max_tokens: z.number().int().min(10_000).max(5_000_000).default(1_000_000),
-    timeout_minutes: z.number().int().min(1).max(180).default(30),
+    max_steps: z.number().int().min(1).max(200).default(DEFAULT_BUDGETS.maxSteps),
+    max_tokens: z.number().int().min(10_000).max(5_000_000).default(DEFAULT_BUDGETS.maxTokens),
+    timeout_minutes: z.number().int().min(1).max(180).default(DEFAULT_BUDGETS.timeoutMinutes),
     autofix: z
       .object({
         /** Fix red CI on greenfix's own PRs. */

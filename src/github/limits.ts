@@ -1,5 +1,6 @@
 import { clipHeadTail } from '../util/clip.js';
 import type { CheckRunOutput } from './types.js';
+import { truncate } from '../util/truncate.js';
 
 /** GitHub refuses a comment, issue or PR body of 65,536 characters or more; we stay below with room. */
 export const MAX_BODY_CHARS = 65_000;
@@ -14,7 +15,7 @@ export function fitBody(body: string): string {
 }
 
 export function fitCheckRunOutput(output: CheckRunOutput): CheckRunOutput {
-  const title = output.title.length > MAX_CHECK_TITLE_CHARS ? `${output.title.slice(0, MAX_CHECK_TITLE_CHARS - 1)}…` : output.title;
+  const title = truncate(output.title, MAX_CHECK_TITLE_CHARS);
   return {
     title,
     summary: clipHeadTail(output.summary, MAX_CHECK_SUMMARY_CHARS),

@@ -1,3 +1,5 @@
+import { truncate } from '../util/truncate.js';
+
 /** Small Markdown builders shared by the renderers; each is safe for any input text. */
 
 /** A fence longer than any backtick run in `text` (at least three), so the text cannot close it. */
@@ -29,8 +31,7 @@ export function details(summary: string, body: string): string {
 
 /** One line of at most `max` characters (details of phases, sentences). */
 export function oneLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+  return truncate(text.replace(/\s+/g, ' ').trim(), max);
 }
 
 /** The last `max` characters, cut at a line start when one is near, saying what went. */

@@ -5,6 +5,7 @@ import type { Sleep } from './create-once.js';
 import { failedChecks, failingCheckNames } from './failed-checks.js';
 import { gitToken } from './git-token.js';
 import type { HostDeps } from './host-deps.js';
+import { issueClosure } from './issues.js';
 import { permission } from './permissions.js';
 import { getPullRequest, upsertPullRequest } from './pull-requests.js';
 import { react } from './reactions.js';
@@ -15,6 +16,11 @@ export interface GitHostOptions {
   createAttempts?: number;
   /** Injected so tests record waits instead of waiting (default: a real timer). */
   sleep?: Sleep;
+  /**
+   * The token for git (a renewing, repository- and contents-scoped one: `renewingToken` with
+   * `gitTokenScope`). Default: the client's own installation token.
+   */
+  gitToken?: () => Promise<string>;
 }
 
 const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -48,6 +54,7 @@ export function createGitHost(
     upsertCheckRun: (draft) => upsertCheckRun(deps, draft),
     failedChecks: (headSha, names) => failedChecks(deps, headSha, names),
     failingCheckNames: (ref) => failingCheckNames(deps, ref),
-    gitToken: () => gitToken(deps),
+    issueClosure: (issueNumber) => issueClosure(deps, issueNumber),
+    gitToken: options.gitToken ?? (() => gitToken(deps)),
   };
 }

@@ -61,6 +61,12 @@ export interface FailedCheck {
 
 export type Reaction = 'eyes' | '+1' | 'confused' | 'rocket';
 
+/** A closed issue: who closed it and who opened it (null when GitHub does not say). */
+export interface IssueClosure {
+  closedBy: string | null;
+  author: string | null;
+}
+
 export interface GitHost {
   readonly owner: string;
   readonly repo: string;
@@ -86,6 +92,8 @@ export interface GitHost {
   failedChecks(headSha: string, names?: string[]): Promise<FailedCheck[]>;
   /** Names of checks failing on a ref (the base branch: a failure there is not the PR's fault). */
   failingCheckNames(ref: string): Promise<string[]>;
+  /** Who closed the issue and who opened it; null while it is open. */
+  issueClosure(issueNumber: number): Promise<IssueClosure | null>;
   /** A short-lived token for git over HTTPS; handed to the git process only. */
   gitToken(): Promise<string>;
 }

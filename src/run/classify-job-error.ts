@@ -1,3 +1,4 @@
+import { StateFileError } from '../fix/state-file.js';
 import { GitHubError } from '../github/errors.js';
 import { GitError } from '../workspace/git.js';
 import { GitRemoteError } from '../workspace/mirror-remote.js';
@@ -25,6 +26,9 @@ export function classifyJobError(error: unknown): JobErrorVerdict {
   }
   if (error instanceof GitRemoteError) {
     return { retryable: error.transient, sentence: `The repository could not be ${error.operation === 'push' ? 'pushed to' : 'fetched'} (${error.kind}).` };
+  }
+  if (error instanceof StateFileError) {
+    return { retryable: false, sentence: `The job's saved state cannot be read (${error.problem}), so greenfix stopped rather than guess what already happened; \`/agent retry\` starts afresh.` };
   }
   if (error instanceof GitError) {
     return { retryable: true, sentence: `A git command failed: ${error.message}` };

@@ -8,7 +8,7 @@ import { commitVerifiedTree } from '../workspace/commit-tree.js';
 import { pushBranch } from '../workspace/push-branch.js';
 import type { JobTarget } from './job-target.js';
 import { forbiddenPaths, PathPolicyError } from './path-policy.js';
-import { commitMessage, type Publisher } from './publisher.js';
+import { commitMessage, neutraliseTitle, type Publisher } from '../fix/publisher.js';
 import { RETRY_HINT } from './job-reporter.js';
 
 export interface GitHubPublisherDeps {
@@ -60,7 +60,7 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
       const pr = await host.upsertPullRequest({
         head: target.branch,
         base: target.prBase,
-        title: target.title,
+        title: neutraliseTitle(target.title),
         body: renderPullRequestBody({ issueNumber: target.fixesIssue, summary: input.summary, evidence, jobId: deps.jobId, retryHint: RETRY_HINT }),
         draft: deps.config.draft,
       });

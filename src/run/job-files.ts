@@ -1,6 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { StateFile, StateFileError } from '../fix/state-file.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import type { JobTarget } from './job-target.js';
 
@@ -9,10 +10,8 @@ export interface JobFiles {
   dir: string;
   worktree: string;
   journal: string;
-  /** runFix's state (setup done, published). */
+  /** The job's one state file (fix/state-file.ts): its target, the fix's phases, the workspace's record. */
   state: string;
-  /** The target decided at the start, so a resumed job pushes where the first attempt meant to. */
-  target: string;
   /** The private index of the tree hash. */
   index: string;
 }
@@ -28,8 +27,7 @@ export function jobFiles(workdir: string, jobId: string): JobFiles {
     dir,
     worktree: join(dir, 'worktree'),
     journal: join(dir, 'journal.jsonl'),
-    state: join(dir, 'run.json'),
-    target: join(dir, 'target.json'),
+    state: join(dir, 'state.json'),
     index: join(dir, 'index'),
   };
 }
@@ -42,7 +40,8 @@ export function makeJobDir(workdir: string, files: JobFiles): void {
   }
 }
 
-const TargetSchema = z.object({
+/** The target decided at the start, so a resumed job pushes where the first attempt meant to. */
+export const JobTargetSchema = z.strictObject({
   branch: z.string(),
   baseRef: z.string(),
   fetchRefs: z.array(z.string()),
@@ -50,16 +49,20 @@ const TargetSchema = z.object({
   protectedBranches: z.array(z.string()),
   fixesIssue: z.number().nullable(),
   title: z.string(),
-});
+}) satisfies z.ZodType<JobTarget>;
 
-export function loadTarget(files: JobFiles): JobTarget | null {
-  if (!existsSync(files.target)) return null;
-  return TargetSchema.parse(JSON.parse(readFileSync(files.target, 'utf8')));
-}
+/** A job's state: its `job` section is the target. Loaded once per attempt (throws StateFileError when damaged). */
+export type JobStateFile = StateFile<JobTarget>;
 
-export function saveTarget(files: JobFiles, target: JobTarget): void {
-  writeFileSync(`${files.target}.tmp`, JSON.stringify(target), { mode: 0o600 });
-  renameSync(`${files.target}.tmp`, files.target);
+/** Files of the greenfix before one state file (run.json, target.json, index/workspace.json). */
+const LEGACY_FILES = ['run.json', 'target.json'];
+
+export function openJobState(files: JobFiles): JobStateFile {
+  // Its worktree may have run untrusted code, and its pinned git dir is in a file this version
+  // does not read: resuming it would trust the worktree's .git file. Refuse it (typed) instead.
+  const legacy = LEGACY_FILES.map((name) => join(files.dir, name)).find((path) => existsSync(path));
+  if (legacy && !existsSync(files.state)) throw new StateFileError(legacy, 'wrong_version', 'a job started by an older greenfix');
+  return StateFile.open<JobTarget>(files.state, JobTargetSchema);
 }
 
 /**

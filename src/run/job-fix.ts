@@ -1,26 +1,25 @@
 import { existsSync } from 'node:fs';
 import { createCrashPoints } from '../agent/crash-points.js';
-import { createTools } from '../agent/tools/registry.js';
 import type { RepoConfig } from '../config/repo-config.js';
+import { FIX_CONTEXT } from '../fix/defaults.js';
+import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
+import type { FixResult } from '../fix/run-fix.js';
 import type { GitHost } from '../github/types.js';
 import type { Job } from '../queue/types.js';
 import { prepareWorkspaceOwnership } from '../sandbox/ownership.js';
-import { detectCommands } from '../workspace/detect-commands.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
+import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { addWorktree } from '../workspace/worktree.js';
-import { readAgentsMd } from './agents-md.js';
-import { baselineCacheDir } from './baseline-cache.js';
+import { baselineCacheDir } from '../fix/baseline-cache.js';
+import { FIX_TOOL_LIMITS } from '../fix/defaults.js';
 import { githubPublisher } from './github-publisher.js';
-import type { JobFiles } from './job-files.js';
+import type { JobFiles, JobStateFile } from './job-files.js';
 import type { JobEnv } from './job-env.js';
 import { lastTestOutput, notVerifiedSentence, testsSentence } from './job-outcome.js';
 import { baselineSentence } from '../verify/test-evidence.js';
 import type { JobReporter } from './job-reporter.js';
 import type { JobTarget } from './job-target.js';
 import { jobTask } from './job-task.js';
-import { loadRunState } from './run-state.js';
-import { runFix, type FixResult } from './run-fix.js';
-import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from './defaults.js';
 
 export interface JobFixInput {
   env: JobEnv;
@@ -28,14 +27,15 @@ export interface JobFixInput {
   config: RepoConfig;
   host: GitHost;
   files: JobFiles;
+  state: JobStateFile;
   target: JobTarget;
   reporter: JobReporter;
   signal: AbortSignal;
 }
 
-/** Workspace → runFix (setup, agent, gate, publish) → the final status comment. */
+/** Workspace → the fix session (setup, agent, gate, publish) → the final status comment. */
 export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
-  const { env, job, config, host, files, target, reporter, signal } = input;
+  const { env, job, config, host, files, state, target, reporter } = input;
   const { request } = job;
   void reporter.phase('workspace', 'running');
   const { gitDir } = await syncMirror({
@@ -45,50 +45,51 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
     token: await host.gitToken(),
     refs: target.fetchRefs,
   });
-  const saved = loadRunState(files.state);
+  const saved = state.get('fix');
   const base = saved?.baseCommit ?? (await resolveRef(gitDir, target.baseRef));
   const fresh = !existsSync(files.worktree);
-  const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index });
+  const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, store: state.workspaceStore() });
   if (fresh) await prepareWorkspaceOwnership(files.worktree, env.fileOwner);
-  const commands = saved?.commands ?? detectCommands(workspace.root, { verify: config.verify ?? null, setup: config.setup ?? null });
+  const commands = fixCommands(workspace.root, saved, { verify: config.verify, setup: config.setup });
   void reporter.phase('workspace', 'done', `${target.baseRef.replace(/^refs\/(heads\/)?/, '')} @ ${base.slice(0, 7)}`);
   // A workflow run names the workflow, not its jobs' check runs: then every failed check counts.
   const ci = request.kind === 'ci_fix' && !saved ? request.ci : undefined;
   const failed = ci ? await host.failedChecks(ci.headSha, ci.workflowRunId ? undefined : ci.checks) : [];
   const task = saved?.task ?? jobTask(request, target, failed);
-  const crashPoints = env.crashPoints ?? createCrashPoints({});
-  const agentsMd = [readAgentsMd(workspace.root), config.instructions].filter(Boolean).join('\n\n') || null;
 
-  const result = await runFix(
-    {
-      workspace,
-      sandbox: env.sandbox,
-      publisher: githubPublisher({ host, gitDir, cloneUrl: request.repo.cloneUrl, target, config, jobId: job.id, crashPoints }),
-      paths: { journal: files.journal, state: files.state },
-      crashPoints,
-      setupTimeoutMs: SETUP_TIMEOUT_MS,
-      agentsMd,
-      tests: { mode: config.verify_mode, cacheDir: baselineCacheDir(env.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: target.baseRef.replace(/^refs\/(heads\/)?/, '') },
-      onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
-      onBaseline: (line, cached) => void reporter.phase('baseline', 'done', cached ? `${line} (cached)` : line),
-      agent: {
-        model: env.model,
-        tools: createTools(),
-        toolContext: { workspace, sandbox: env.sandbox, verifyCommand: commands.verify, fileOwner: env.fileOwner, limits: FIX_TOOL_LIMITS, signal },
-        budget: { maxSteps: config.max_steps, maxTokens: config.max_tokens, maxWallMs: config.timeout_minutes * 60_000 },
-        context: FIX_CONTEXT,
-        now: env.now,
-        onEvent: (event) => {
-          if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion);
-        },
-        config: { jobId: job.id, maxSteps: config.max_steps, maxTokens: config.max_tokens, verify: commands.verify, setup: commands.setup },
-      },
-    },
-    { version: 1, task, baseCommit: base, createdAt: env.now(), commands },
-  );
+  const session = jobSessionInput(input, workspace, commands, gitDir);
+  const result = await runFixSession(session, task);
   await reporter.flush();
   await report(reporter, result, files, target.baseRef.replace(/^refs\/(heads\/)?/, ''));
   return result;
+}
+
+/** What a job supplies to the one assembly (fix/fix-session.ts); the CLI's twin is localSessionInput. */
+export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspace, commands: Commands, gitDir: string): FixSessionInput {
+  const { env, job, config, host, files, state, target, reporter, signal } = input;
+  const crashPoints = env.crashPoints ?? createCrashPoints({});
+  return {
+    workspace,
+    commands,
+    budgets: { maxSteps: config.max_steps, maxTokens: config.max_tokens, timeoutMinutes: config.timeout_minutes, contextTokens: FIX_CONTEXT.maxTokens },
+    model: env.model,
+    sandbox: env.sandbox,
+    fileOwner: env.fileOwner,
+    publisher: githubPublisher({ host, gitDir, cloneUrl: job.request.repo.cloneUrl, target, config, jobId: job.id, crashPoints }),
+    state: state.fixStore(),
+    journal: files.journal,
+    crashPoints,
+    instructions: config.instructions ?? null,
+    jobId: job.id,
+    signal,
+    now: env.now,
+    tests: { mode: config.verify_mode, cacheDir: baselineCacheDir(env.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: target.baseRef.replace(/^refs\/(heads\/)?/, '') },
+    onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
+    onBaseline: (line, cached) => void reporter.phase('baseline', 'done', cached ? `${line} (cached)` : line),
+    onEvent: (event) => {
+      if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion);
+    },
+  };
 }
 
 function onPhase(reporter: JobReporter, phase: 'setup' | 'baseline' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {

@@ -1,5 +1,6 @@
 import type { AgentOutcome } from '../agent/types.js';
 import { readJournal } from '../agent/journal.js';
+import { truncate } from '../util/truncate.js';
 
 /** The one sentence a maintainer reads when there is no pull request. */
 export function notVerifiedSentence(outcome: AgentOutcome, reason: string): string {
@@ -28,8 +29,7 @@ export function lastTestOutput(journalPath: string): string | undefined {
 }
 
 function firstSentence(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+  return truncate(text.trim().split('\n')[0] ?? '', 300);
 }
 
 /**

@@ -13,6 +13,8 @@ export interface ReporterDeps {
   onError: (error: unknown) => void;
   /** Test-only SIGKILLs either side of each comment write (counted per process). */
   crashPoints?: CrashPoints;
+  /** A sentence the final status adds (the issue was closed by its author meanwhile), or null. */
+  finishNote?: () => Promise<string | null>;
 }
 
 export const RETRY_HINT = 'Comment `/agent retry` (optionally followed by instructions) to try again, or `/agent cancel` to stop.';
@@ -54,11 +56,22 @@ export class JobReporter {
   }
 
   async finish(outcome: JobOutcomeReport): Promise<void> {
-    this.deps.report.outcome = outcome;
+    const note = outcome.status === 'cancelled' ? null : await this.note();
+    this.deps.report.outcome = note ? { ...outcome, sentence: `${outcome.sentence} ${note}` } : outcome;
     for (const phase of this.deps.report.phases) {
       if (phase.state === 'running') phase.state = outcome.status === 'published' ? 'done' : 'failed';
     }
     await this.enqueue(true);
+  }
+
+  /** The finish note; a failure to learn it is reported and leaves it out (never fails the job). */
+  private async note(): Promise<string | null> {
+    try {
+      return (await this.deps.finishNote?.()) ?? null;
+    } catch (error) {
+      this.deps.onError(error);
+      return null;
+    }
   }
 
   flush(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { RepoConfig } from '../config/repo-config.js';
 import type { PullRequestInfo } from '../github/types.js';
 import type { JobRequest } from '../triggers/types.js';
+import { truncate } from '../util/truncate.js';
 
 /** Where a job's fix goes: decided once per job (and saved), from the request, config and PR. */
 export interface JobTarget {
@@ -78,6 +79,5 @@ export function planTarget(request: JobRequest, config: RepoConfig, pr: PullRequ
 }
 
 function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 100 ? `${line.slice(0, 97)}...` : line;
+  return truncate(text.replace(/\s+/g, ' ').trim(), 100);
 }

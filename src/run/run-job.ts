@@ -9,8 +9,9 @@ import { subjectKey } from '../triggers/types.js';
 import { mirrorDir } from '../workspace/mirror.js';
 import { classifyJobError } from './classify-job-error.js';
 import { ciGuard } from './ci-guard.js';
-import { jobFiles, loadTarget, makeJobDir, removeJobFiles, saveTarget, type JobFiles } from './job-files.js';
+import { jobFiles, makeJobDir, openJobState, removeJobFiles, type JobFiles, type JobStateFile } from './job-files.js';
 import type { JobEnv } from './job-env.js';
+import { closedIssueNote } from './closed-note.js';
 import { JobReporter } from './job-reporter.js';
 import { planTarget, type JobTarget } from './job-target.js';
 import { fixOnWorkspace } from './job-fix.js';
@@ -36,6 +37,7 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
     minIntervalMs: env.progressIntervalMs,
     onError: (error) => env.log.warn({ jobId: job.id, err: errorText(error) }, 'status comment update failed'),
     crashPoints: env.crashPoints,
+    ...(request.target === 'issue' ? { finishNote: () => closedIssueNote(host, request.number) } : {}),
   });
   const files = jobFiles(env.workdir, job.id);
   const finished = (outcome: string, result: JobRunResult, tokens: Tokens = { prompt: 0, completion: 0 }, steps = 0): JobRunResult => {
@@ -50,9 +52,10 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
   }
   try {
     makeJobDir(env.workdir, files);
-    const target = loadTarget(files) ?? (await decideTarget(env, job, loaded.config, host, files, reporter));
+    const state = openJobState(files);
+    const target = state.get('job') ?? (await decideTarget(env, job, loaded.config, host, state, reporter));
     if (!target) return finished('refused', { type: 'succeeded', result: { status: 'refused' } });
-    const result = await fixOnWorkspace({ env, job, config: loaded.config, host, files, target, reporter, signal });
+    const result = await fixOnWorkspace({ env, job, config: loaded.config, host, files, state, target, reporter, signal });
     await removeJobFiles(files, mirrorDir(env.workdir, request.repo.id));
     return finished(result.status, { type: 'succeeded', result: { status: result.status } }, result.outcome.tokens, result.outcome.steps);
   } catch (error) {
@@ -61,7 +64,7 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
 }
 
 /** Plans the target once, with its guards; null when the job ends here (refused or skipped). */
-async function decideTarget(env: JobEnv, job: Job, config: RepoConfig, host: GitHost, files: JobFiles, reporter: JobReporter): Promise<JobTarget | null> {
+async function decideTarget(env: JobEnv, job: Job, config: RepoConfig, host: GitHost, state: JobStateFile, reporter: JobReporter): Promise<JobTarget | null> {
   const { request } = job;
   const pr = request.target === 'pull_request' ? await host.getPullRequest(request.number) : null;
   const plan = planTarget(request, config, pr);
@@ -76,7 +79,7 @@ async function decideTarget(env: JobEnv, job: Job, config: RepoConfig, host: Git
     await reporter.finish({ status: 'cancelled', sentence: stop });
     return null;
   }
-  saveTarget(files, plan.target);
+  state.set('job', plan.target);
   return plan.target;
 }
 

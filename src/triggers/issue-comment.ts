@@ -12,7 +12,8 @@ const IssueCommentPayload = BasePayload.extend({
 /**
  * `/agent retry [instructions]` and `/agent cancel` on an issue or a PR (GitHub sends PR comments
  * as issue comments, with `issue.pull_request` set). Greenfix's own comments explain how to retry,
- * so its own events are ignored before anything is parsed.
+ * so its own events are ignored before anything is parsed. Every answer, a refusal too, needs
+ * the sender's permission: commands are for collaborators (write, maintain, admin) only.
  */
 export function issueCommentTrigger(action: string, payload: unknown, ctx: TriggerContext): TriggerResult {
   if (action !== 'created') return ignored(`issue_comment.${action} is not a trigger`);
@@ -30,9 +31,9 @@ export function issueCommentTrigger(action: string, payload: unknown, ctx: Trigg
     case 'cancel':
       return { type: 'cancel', request: { ...base, target, reason: '/agent cancel', explicit: true }, authorize: true };
     case 'unknown':
-      return { type: 'refuse', refusal: { ...base, code: 'unknown_command', message: agentCommandHelp(command.word) } };
+      return { type: 'refuse', refusal: { ...base, code: 'unknown_command', message: agentCommandHelp(command.word) }, authorize: true };
     case 'retry':
-      if (p.issue.state === 'closed') return closedRefusal(base, target);
+      if (p.issue.state === 'closed') return asCommand(closedRefusal(base, target));
       return {
         type: 'job',
         request: {
@@ -46,4 +47,9 @@ export function issueCommentTrigger(action: string, payload: unknown, ctx: Trigg
         authorize: true,
       };
   }
+}
+
+/** A refusal of a command: answered only once the sender's permission is known. */
+function asCommand(result: TriggerResult): TriggerResult {
+  return result.type === 'refuse' ? { ...result, authorize: true } : result;
 }

@@ -15,7 +15,8 @@ function isOurLabel(label: { name: string } | null | undefined, ctx: TriggerCont
 
 /**
  * `issues.labeled` with our label starts a fix; `unlabeled` (our label) and `closed` cancel it.
- * Cancels need no permission check: removing a label or closing an issue already needs triage rights.
+ * Removing a label needs triage rights, so that cancel is not checked; closing is checked (an
+ * issue's author may close it, whoever they are).
  */
 export function issuesTrigger(action: string, payload: unknown, ctx: TriggerContext): TriggerResult {
   if (action !== 'labeled' && action !== 'unlabeled' && action !== 'closed') {
@@ -24,12 +25,14 @@ export function issuesTrigger(action: string, payload: unknown, ctx: TriggerCont
   const parsed = parsePayload('issues', IssuesPayload, payload);
   if (!parsed.ok) return parsed.result;
   const p = parsed.data;
-  if (isSelf(p.sender, ctx)) return ignored('greenfix ignores its own events');
   const base = { installationId: p.installation.id, repo: repoRef(p), number: p.issue.number, sender: p.sender.login };
-
   if (action === 'closed') {
-    return { type: 'cancel', request: { ...base, target: 'issue', reason: 'the issue was closed', explicit: false }, authorize: false };
+    // Anyone may close their own issue; only a closer with write access (or greenfix, or an app,
+    // which needs the installation's issues permission to close others' issues) stops the job.
+    const trusted = isSelf(p.sender, ctx) || isBot(p.sender);
+    return { type: 'cancel', request: { ...base, target: 'issue', reason: 'the issue was closed', explicit: false }, authorize: !trusted };
   }
+  if (isSelf(p.sender, ctx)) return ignored('greenfix ignores its own events');
   if (!isOurLabel(p.label, ctx)) return ignored(`label is not \`${ctx.label}\``);
   if (action === 'unlabeled') {
     return {

@@ -78,7 +78,11 @@ export interface Refusal {
 export type TriggerResult =
   | { type: 'job'; request: JobRequest; /** Needs the sender's permission checked first. */ authorize: boolean }
   | { type: 'cancel'; request: CancelRequest; authorize: boolean }
-  | { type: 'refuse'; refusal: Refusal }
+  /**
+   * With `authorize`, the refusal answers a command (`/agent …`): it goes to collaborators only,
+   * so the sender's permission is checked before anything is said.
+   */
+  | { type: 'refuse'; refusal: Refusal; authorize?: boolean }
   | { type: 'ignored'; reason: string };
 
 /** What triggers need to know about greenfix itself and the repository's config. */

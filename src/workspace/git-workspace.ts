@@ -12,15 +12,18 @@ import {
 } from './private-index.js';
 import { Serial } from './serial.js';
 import { diffEntries, nextSetAside, overrideLines } from './set-aside.js';
-import { loadState, saveState, type WorkspaceState } from './workspace-state.js';
+import { artefactLines, splitTestRun } from './test-artefacts.js';
+import { fileWorkspaceStore, type WorkspaceState, type WorkspaceStateStore } from './workspace-state.js';
 import type { ObservableWorkspace, Observed } from './types.js';
 
 export interface GitWorkspaceOptions {
   root: string;
   /** Any commit-ish; resolved to a full oid once. */
   baseCommit: string;
-  /** greenfix's own directory for this workspace, outside the worktree (and the sandbox). */
+  /** greenfix's own directory for this workspace (its private index), outside the worktree and the sandbox. */
   stateDir: string;
+  /** Where the pinned git dir and the set-aside paths are kept; default `workspace.json` in stateDir. */
+  store?: WorkspaceStateStore;
 }
 
 /** The state dir belongs to another base commit: reusing it would mix two jobs' bookkeeping. */
@@ -50,6 +53,7 @@ export class GitWorkspace implements ObservableWorkspace {
   private constructor(
     readonly root: string,
     private readonly stateDir: string,
+    private readonly store: WorkspaceStateStore,
     private state: WorkspaceState,
   ) {
     this.scratchDir = join(root, '.greenfix');
@@ -70,7 +74,8 @@ export class GitWorkspace implements ObservableWorkspace {
     const root = resolve(opts.root);
     const stateDir = resolve(opts.stateDir);
     mkdirSync(stateDir, { recursive: true });
-    const saved = loadState(stateDir);
+    const store = opts.store ?? fileWorkspaceStore(stateDir);
+    const saved = store.load();
     const gitDir = saved?.gitDir ?? (await git(['rev-parse', '--absolute-git-dir'], { cwd: root })).trim();
     const baseCommit = (
       await git(['rev-parse', '--verify', '--end-of-options', `${opts.baseCommit}^{commit}`], {
@@ -81,9 +86,9 @@ export class GitWorkspace implements ObservableWorkspace {
     if (saved && saved.baseCommit !== baseCommit) {
       throw new WorkspaceStateMismatchError(stateDir, saved.baseCommit, baseCommit);
     }
-    const state = saved ?? { gitDir, baseCommit, setAside: new Map() };
-    if (!saved) saveState(stateDir, state);
-    const ws = new GitWorkspace(root, stateDir, state);
+    const state = saved ?? { gitDir, baseCommit, setAside: new Map(), artefacts: new Set<string>() };
+    if (!saved) store.save(state);
+    const ws = new GitWorkspace(root, stateDir, store, state);
     ws.prepareScratchDir();
     await seedPrivateIndex(ws.repo, baseCommit);
     return ws;
@@ -93,9 +98,9 @@ export class GitWorkspace implements ObservableWorkspace {
     return this.serial.run(async () => {
       const base = await this.base();
       await this.refresh(base);
-      if (this.state.setAside.size === 0) return (await runIn(this.repo, ['write-tree'])).trim();
+      if (this.state.setAside.size === 0 && this.state.artefacts.size === 0) return (await runIn(this.repo, ['write-tree'])).trim();
       const current = await listPrivateIndex(this.repo);
-      const lines = overrideLines(this.state.setAside, current, base, this.zeroOid);
+      const lines = [...overrideLines(this.state.setAside, current, base, this.zeroOid), ...artefactLines(this.state.artefacts, current, this.zeroOid)];
       if (lines.length === 0) return (await runIn(this.repo, ['write-tree'])).trim();
       // The overrides go into a throwaway copy: the private index keeps the real content's stat data.
       const tmp = join(this.stateDir, 'tree.index.override');
@@ -109,7 +114,7 @@ export class GitWorkspace implements ObservableWorkspace {
     });
   }
 
-  async observe<T>(action: () => Promise<T>, setAside: 'created' | 'all'): Promise<Observed<T>> {
+  async observe<T>(action: () => Promise<T>, setAside: 'created' | 'all' | 'tests'): Promise<Observed<T>> {
     const before = await this.snapshot();
     let outcome: { ok: true; value: T } | { ok: false; error: unknown };
     try {
@@ -119,11 +124,29 @@ export class GitWorkspace implements ObservableWorkspace {
     }
     // Even a failed action's leftovers are leftovers: record them before rethrowing.
     const after = await this.snapshot();
+    const { created } = diffEntries(before, after);
+    if (setAside === 'tests') {
+      const split = splitTestRun(this.state, await this.base(), before, after);
+      this.state = { ...this.state, setAside: split.setAside, artefacts: split.artefacts };
+      this.store.save(this.state);
+      if (!outcome.ok) throw outcome.error;
+      const shown = (paths: string[]) => paths.map(displayPath).sort();
+      return { value: outcome.value, created: shown(created), changed: shown(split.changed), artefacts: { written: shown(split.written), first: shown(split.first) } };
+    }
     this.state = { ...this.state, setAside: nextSetAside(this.state.setAside, before, after, setAside) };
-    saveState(this.stateDir, this.state);
+    this.store.save(this.state);
     if (!outcome.ok) throw outcome.error;
-    const { created, changed } = diffEntries(before, after);
+    const { changed } = diffEntries(before, after);
     return { value: outcome.value, created: created.map(displayPath).sort(), changed: changed.map(displayPath).sort() };
+  }
+
+  release(path: string): void {
+    const released = [...this.state.artefacts].filter((quoted) => displayPath(quoted) === path);
+    if (released.length === 0) return;
+    const artefacts = new Set(this.state.artefacts);
+    for (const quoted of released) artefacts.delete(quoted);
+    this.state = { ...this.state, artefacts };
+    this.store.save(this.state);
   }
 
   private snapshot(): Promise<EntryMap> {

@@ -40,17 +40,25 @@ export interface Observed<T> {
   value: T;
   /** Paths that did not exist before (or were ignored before) and now do. */
   created: string[];
-  /** Paths that existed before and now differ or are gone. */
+  /** Paths that existed before and now differ or are gone (under 'tests': test artefacts excluded). */
   changed: string[];
+  /** Under 'tests' only: the test artefacts this run wrote, and those it made for the first time. */
+  artefacts?: { written: string[]; first: string[] };
 }
 
 export interface ObservableWorkspace extends Workspace {
   /**
    * Runs `action` and reports what it changed. Paths in `setAside` ('created' or 'all') are left
    * out of the tree hash and the commit for as long as their content stays as the action left it
-   * (DESIGN §3.2: setup leftovers, test artefacts). An edit afterwards brings them back in.
+   * (DESIGN §3.2: setup leftovers). An edit afterwards brings them back in. 'tests' (a test run)
+   * makes what the run writes outside the sources test artefacts for good (test-artefacts.ts).
    */
-  observe<T>(action: () => Promise<T>, setAside: 'created' | 'all'): Promise<Observed<T>>;
+  observe<T>(action: () => Promise<T>, setAside: 'created' | 'all' | 'tests'): Promise<Observed<T>>;
+  /**
+   * The agent wrote `path` (relative to root) itself: a test artefact there is part of the change
+   * from now on. Called before the write, so a crash in between keeps the edit in the tree.
+   */
+  release(path: string): void;
   /** Directory for greenfix's own scratch files (full command outputs); never part of the tree. */
   readonly scratchDir: string;
 }

@@ -2,50 +2,73 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { SetAside } from './set-aside.js';
+import type { Artefacts } from './test-artefacts.js';
 
 /**
- * What a GitWorkspace keeps in its state directory (outside the sandbox), so a resumed process
- * sees the same git dir and the same set-aside paths.
+ * What a GitWorkspace must find again when a process resumes it: the same git dir and the same
+ * set-aside paths.
  */
 export interface WorkspaceState {
   /** Resolved once, before any untrusted code ran; see GitWorkspace for why it is pinned. */
   gitDir: string;
   baseCommit: string;
   setAside: SetAside;
+  /** Test artefacts (test-artefacts.ts): out of the hash until the agent edits one. */
+  artefacts: Artefacts;
 }
 
-const StateFile = z.object({
-  version: z.literal(1),
+/**
+ * Where that state is kept. A fix keeps it in its one state file (fix/state-file.ts implements
+ * this); workspace/ cannot import fix/, so it sees only this narrow interface.
+ */
+export interface WorkspaceStateStore {
+  /** Undefined when nothing was saved yet; a damaged record throws, it is never ignored. */
+  load(): WorkspaceState | undefined;
+  save(state: WorkspaceState): void;
+}
+
+/** The record as it is serialised (set-aside map as an object). */
+export const WorkspaceRecordSchema = z.strictObject({
   gitDir: z.string().min(1),
   baseCommit: z.string().regex(/^[0-9a-f]{40,64}$/),
   setAside: z.record(z.string(), z.string().nullable()),
+  artefacts: z.array(z.string()).default([]),
 });
+export type WorkspaceRecord = z.infer<typeof WorkspaceRecordSchema>;
 
-const FILE = 'workspace.json';
-
-/** Undefined when no state was saved yet; a corrupt file throws (zod), it is never ignored. */
-export function loadState(stateDir: string): WorkspaceState | undefined {
-  let text: string;
-  try {
-    text = readFileSync(join(stateDir, FILE), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
-  const parsed = StateFile.parse(JSON.parse(text));
-  return { gitDir: parsed.gitDir, baseCommit: parsed.baseCommit, setAside: new Map(Object.entries(parsed.setAside)) };
+export function toRecord(state: WorkspaceState): WorkspaceRecord {
+  return { gitDir: state.gitDir, baseCommit: state.baseCommit, setAside: Object.fromEntries(state.setAside), artefacts: [...state.artefacts].sort() };
 }
 
-/** Written to a temp file and renamed: a crash leaves the old state or the new, never half. */
-export function saveState(stateDir: string, state: WorkspaceState): void {
-  mkdirSync(stateDir, { recursive: true });
-  const body: z.infer<typeof StateFile> = {
-    version: 1,
-    gitDir: state.gitDir,
-    baseCommit: state.baseCommit,
-    setAside: Object.fromEntries(state.setAside),
+export function fromRecord(record: WorkspaceRecord): WorkspaceState {
+  return { gitDir: record.gitDir, baseCommit: record.baseCommit, setAside: new Map(Object.entries(record.setAside)), artefacts: new Set(record.artefacts) };
+}
+
+const StateFile = WorkspaceRecordSchema.extend({ version: z.literal(1) });
+const FILE = 'workspace.json';
+
+/**
+ * A workspace used on its own (tests, benchmarks): `workspace.json` in its state directory,
+ * written to a temp file and renamed. A fix passes its state file's store instead.
+ */
+export function fileWorkspaceStore(stateDir: string): WorkspaceStateStore {
+  return {
+    load() {
+      let text: string;
+      try {
+        text = readFileSync(join(stateDir, FILE), 'utf8');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw e;
+      }
+      const { version: _version, ...record } = StateFile.parse(JSON.parse(text));
+      return fromRecord(record);
+    },
+    save(state) {
+      mkdirSync(stateDir, { recursive: true });
+      const tmp = join(stateDir, `${FILE}.tmp`);
+      writeFileSync(tmp, JSON.stringify({ version: 1, ...toRecord(state) }, null, 1));
+      renameSync(tmp, join(stateDir, FILE));
+    },
   };
-  const tmp = join(stateDir, `${FILE}.tmp`);
-  writeFileSync(tmp, JSON.stringify(body, null, 1));
-  renameSync(tmp, join(stateDir, FILE));
 }

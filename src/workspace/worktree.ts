@@ -2,6 +2,7 @@ import { existsSync, realpathSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { git } from './git.js';
 import { GitWorkspace } from './git-workspace.js';
+import type { WorkspaceStateStore } from './workspace-state.js';
 
 export interface AddWorktreeOptions {
   /** The repository (or mirror) the worktree belongs to. */
@@ -11,6 +12,8 @@ export interface AddWorktreeOptions {
   /** Any commit-ish; the worktree is detached there and it becomes the base commit. */
   ref: string;
   stateDir: string;
+  /** Where the workspace keeps its state; default `workspace.json` in stateDir. */
+  store?: WorkspaceStateStore;
 }
 
 /**
@@ -26,7 +29,7 @@ export async function addWorktree(opts: AddWorktreeOptions): Promise<GitWorkspac
   if (!(await isWorktreeOf(opts.repo, path))) {
     await git(['worktree', 'add', '--detach', '--', path, commit], { cwd: opts.repo });
   }
-  return GitWorkspace.open({ root: path, baseCommit: commit, stateDir: opts.stateDir });
+  return GitWorkspace.open({ root: path, baseCommit: commit, stateDir: opts.stateDir, ...(opts.store ? { store: opts.store } : {}) });
 }
 
 /** Removes the worktree and its files, whatever they contain, and forgets it in the repo. */

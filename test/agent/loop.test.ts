@@ -1,4 +1,5 @@
-import { runAgent, NO_TOOL_CALL } from '../../src/agent/loop.js';
+import { runAgent } from '../../src/agent/loop.js';
+import { NO_TOOL_CALL } from '../../src/agent/prompt.js';
 import { readJournal } from '../../src/agent/journal.js';
 import { ModelError } from '../../src/model/errors.js';
 import { InlineModel, calls, say } from './helpers/inline-model.js';

@@ -39,6 +39,7 @@ describe('loadEnvConfig', () => {
       shutdownGraceMs: 25_000,
       jobRetentionMs: 7 * 86_400_000,
       queueRetentionMs: 30 * 86_400_000,
+      webhookMaxBytes: 5 * 1024 * 1024,
     });
   });
 
@@ -65,6 +66,7 @@ describe('loadEnvConfig', () => {
         GREENFIX_SHUTDOWN_GRACE_SECONDS: '1',
         GREENFIX_JOB_RETENTION_DAYS: '0',
         GREENFIX_QUEUE_RETENTION_DAYS: '90',
+        GREENFIX_WEBHOOK_MAX_BYTES: '1048576',
       },
       { cwd: '/srv/greenfix' },
     );
@@ -92,6 +94,7 @@ describe('loadEnvConfig', () => {
       shutdownGraceMs: 1000,
       jobRetentionMs: 0,
       queueRetentionMs: 90 * 86_400_000,
+      webhookMaxBytes: 1_048_576,
     });
   });
 
@@ -158,6 +161,8 @@ describe('loadEnvConfig', () => {
     ['GREENFIX_JOB_RETENTION_DAYS', '-1', 'GREENFIX_JOB_RETENTION_DAYS: must be a whole number from 0 to 3650'],
     ['GREENFIX_JOB_RETENTION_DAYS', '7d', 'GREENFIX_JOB_RETENTION_DAYS: must be a whole number from 0 to 3650'],
     ['GREENFIX_QUEUE_RETENTION_DAYS', '0', 'GREENFIX_QUEUE_RETENTION_DAYS: must be a whole number from 1 to 3650'],
+    ['GREENFIX_WEBHOOK_MAX_BYTES', '5MB', 'GREENFIX_WEBHOOK_MAX_BYTES: must be a whole number from 65536 to 26214400'],
+    ['GREENFIX_WEBHOOK_MAX_BYTES', '30000000', 'GREENFIX_WEBHOOK_MAX_BYTES: must be a whole number from 65536 to 26214400'],
   ])('%s=%j → one problem', (name, value, message) => {
     const problems = problemsOf({ ...APP, [name]: value });
     expect(problems).toHaveLength(1);

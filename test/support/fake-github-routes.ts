@@ -16,7 +16,14 @@ const json = (status: number, body: unknown): FakeResponse => ({ status, body })
 
 const routes: Route[] = [
   ['GET', /^\/app$/, (s) => json(200, { id: s.appId, slug: s.appSlug, name: s.appSlug })],
-  ['POST', /^\/app\/installations\/\d+\/access_tokens$/, (s) => json(201, { token: s.token, expires_at: new Date(Date.now() + 3_600_000).toISOString(), permissions: {} })],
+  ['POST', /^\/app\/installations\/\d+\/access_tokens$/, (s, _p, b) => {
+    const body = { ...(b?.repository_ids ? { repository_ids: b.repository_ids as number[] } : {}), ...(b?.permissions ? { permissions: b.permissions as Record<string, string> } : {}) };
+    const gitOnly = JSON.stringify(body.permissions) === JSON.stringify({ contents: 'write' });
+    const token = gitOnly ? s.token : `${s.token}_${s.tokenRequests.length + 1}`;
+    s.tokenRequests.push({ body, token });
+    const permissions = body.permissions ?? { contents: 'write', pull_requests: 'write', issues: 'write', checks: 'write', actions: 'read', metadata: 'read' };
+    return json(201, { token, expires_at: new Date(Date.now() + s.tokenLifetimeMs).toISOString(), permissions, repository_selection: body.repository_ids ? 'selected' : 'all' });
+  }],
   ['GET', new RegExp(`^${R}/collaborators/(?<user>[^/]+)/permission$`), (s, p) => {
     const role = s.roles[decodeURIComponent(p.user ?? '')] ?? 'read';
     const permission = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
@@ -31,6 +38,11 @@ const routes: Route[] = [
   ['POST', new RegExp(`^${R}/issues/comments/(?<id>\\d+)/reactions$`), (s, p, b) => {
     const comment = s.comments.find((c) => c.id === Number(p.id));
     return react(s, comment?.issue ?? 0, Number(p.id), b.content);
+  }],
+  ['GET', new RegExp(`^${R}/issues/(?<n>\\d+)$`), (s, p) => {
+    const closed = s.closedIssues[Number(p.n)];
+    const user = (login: string) => ({ login, id: 1, type: 'User' });
+    return json(200, { number: Number(p.n), state: closed ? 'closed' : 'open', user: user(closed?.author ?? 'octocat'), closed_by: closed ? user(closed.closedBy) : null });
   }],
   ['GET', new RegExp(`^${R}/issues/(?<n>\\d+)/comments$`), (s, p) => json(200, s.comments.filter((c) => c.issue === Number(p.n)).map((c) => commentJson(s, c)))],
   ['POST', new RegExp(`^${R}/issues/(?<n>\\d+)/comments$`), (s, p, b) => {

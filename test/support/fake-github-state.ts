@@ -78,9 +78,21 @@ export interface FakeGitHubState {
   config: string | null;
   /** Job logs by Actions job id. */
   jobLogs: Record<number, string>;
+  /** Issues a test closed (who opened and who closed them); every other issue is open. */
+  closedIssues: Record<number, { author: string; closedBy: string }>;
   failures: InjectedFailure[];
   /** Every request seen: `METHOD /path`. */
   requests: string[];
+  /**
+   * Every installation token asked for (`POST /app/installations/<id>/access_tokens`): the body
+   * (`repository_ids`, `permissions`) and the token answered. A request for `contents: write`
+   * only gets `token`, the one the git remote accepts; any other gets a token of its own.
+   */
+  tokenRequests: Array<{ body: { repository_ids?: number[]; permissions?: Record<string, string> }; token: string }>;
+  /** Every request with the token it carried (`Authorization: token …`), or null. */
+  requestTokens: Array<[request: string, token: string | null]>;
+  /** Lifetime of the installation tokens answered (GitHub's: one hour). */
+  tokenLifetimeMs: number;
   nextId: number;
   /** Called after every request is answered: lets a test await a state (see `waitForFakeState`). */
   onChange?: () => void;
@@ -106,8 +118,12 @@ export function newFakeGitHubState(overrides: Partial<FakeGitHubState> = {}): Fa
     roles: {},
     config: null,
     jobLogs: {},
+    closedIssues: {},
     failures: [],
     requests: [],
+    tokenRequests: [],
+    requestTokens: [],
+    tokenLifetimeMs: 3_600_000,
     nextId: 1000,
     ...overrides,
   };

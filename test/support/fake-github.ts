@@ -7,8 +7,10 @@ import { routeFakeGitHub, type FakeResponse } from './fake-github-routes.js';
 export * from './fake-github-state.js';
 
 /** Handles one request against the state, applying injected failures first; then `state.onChange`. */
-export function answer(state: FakeGitHubState, method: string, url: string, body: unknown, accept: string): FakeResponse {
+export function answer(state: FakeGitHubState, method: string, url: string, body: unknown, accept: string, authorization = ''): FakeResponse {
   try {
+    const token = /^(?:token|bearer)\s+(\S+)$/i.exec(authorization)?.[1] ?? null;
+    state.requestTokens.push([`${method} ${new URL(url, 'http://x').pathname.replace(/^\/api\/v3/, '')}`, token]);
     return answerOnce(state, method, url, body, accept);
   } finally {
     state.onChange?.();
@@ -33,7 +35,8 @@ export function nockFakeGitHub(state: FakeGitHubState, baseUrl = 'https://api.gi
   for (const method of ['get', 'post', 'patch', 'put', 'delete'] as const) {
     scope.intercept(/.*/, method.toUpperCase()).reply(function reply(uri, body) {
       const accept = String(this.req.headers.accept ?? '');
-      const r = answer(state, method.toUpperCase(), uri, typeof body === 'string' && body ? JSON.parse(body) : body, accept);
+      const authorization = String(this.req.headers.authorization ?? '');
+      const r = answer(state, method.toUpperCase(), uri, typeof body === 'string' && body ? JSON.parse(body) : body, accept, authorization);
       return [r.status, r.raw ?? r.body, r.headers ?? {}];
     });
   }
@@ -47,7 +50,7 @@ export async function serveFakeGitHub(state: FakeGitHubState): Promise<{ baseUrl
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const r = answer(state, req.method ?? 'GET', req.url ?? '/', text ? JSON.parse(text) : undefined, String(req.headers.accept ?? ''));
+      const r = answer(state, req.method ?? 'GET', req.url ?? '/', text ? JSON.parse(text) : undefined, String(req.headers.accept ?? ''), String(req.headers.authorization ?? ''));
       const payload = r.raw ?? JSON.stringify(r.body ?? {});
       res.writeHead(r.status, { 'content-type': r.raw !== undefined ? 'text/plain' : 'application/json', ...(r.headers ?? {}) });
       res.end(payload);

@@ -40,14 +40,14 @@ describe('issue_comment triggers', () => {
   it('/agent retry on a closed PR → a refusal; /agent cancel still cancels', () => {
     const closedPr = { issue: { state: 'closed', pull_request: { url: 'https://api.github.com/repos/Codertocat/Hello-World/pulls/1' } } };
     const retry = triggerFor('issue_comment', comment('/agent retry', closedPr), CTX);
-    expect(retry).toMatchObject({ type: 'refuse', refusal: { code: 'closed' } });
+    expect(retry).toMatchObject({ type: 'refuse', refusal: { code: 'closed' }, authorize: true });
     expect(retry.type === 'refuse' && retry.refusal.message).toContain('This pull request is closed');
     expect(triggerFor('issue_comment', comment('/agent cancel', closedPr), CTX).type).toBe('cancel');
   });
 
   it('an unknown /agent command → a polite refusal listing the commands', () => {
     const result = triggerFor('issue_comment', comment('/agent fix'), CTX);
-    expect(result).toMatchObject({ type: 'refuse', refusal: { code: 'unknown_command', number: 1, sender: 'Codertocat' } });
+    expect(result).toMatchObject({ type: 'refuse', refusal: { code: 'unknown_command', number: 1, sender: 'Codertocat' }, authorize: true });
     expect(result.type === 'refuse' && result.refusal.message).toContain('/agent retry');
   });
 

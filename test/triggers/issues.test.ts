@@ -70,16 +70,18 @@ describe('issues triggers', () => {
     expect(triggerFor('issues', examplePayload('issues', 'unlabeled', { label: undefined }), CTX).type).toBe('ignored');
   });
 
-  it('closed → a cancel, also when another bot closes it', () => {
+  it('closed → a cancel, checked for a person (an author may close their own issue), not for an app or greenfix', () => {
     // The examples have no issues.closed: an opened issue with the action changed is the same shape.
     const closed = examplePayload('issues', 'opened', { action: 'closed', issue: { state: 'closed' } });
     expect(triggerFor('issues', closed, CTX)).toMatchObject({
       type: 'cancel',
-      authorize: false,
-      request: { target: 'issue', explicit: false, reason: 'the issue was closed' },
+      authorize: true,
+      request: { target: 'issue', explicit: false, reason: 'the issue was closed', sender: 'Codertocat' },
     });
     const byStaleBot = { ...closed, sender: { login: 'stale[bot]', type: 'Bot' } };
-    expect(triggerFor('issues', byStaleBot, CTX).type).toBe('cancel');
+    expect(triggerFor('issues', byStaleBot, CTX)).toMatchObject({ type: 'cancel', authorize: false });
+    const bySelf = { ...closed, sender: { login: CTX.botLogin, type: 'Bot' } };
+    expect(triggerFor('issues', bySelf, CTX)).toMatchObject({ type: 'cancel', authorize: false });
   });
 
   it('labelling a closed issue → a polite refusal, not a job', () => {

@@ -20,6 +20,7 @@ function createWithEdit(abs: string, rel: string, content: string, ctx: ToolCont
   if (statOrNull(abs)) throw new ToolRefusal('exists', `${rel} exists: old must quote the text to replace (old "" only creates missing files)`);
   const refusal = guardSyntax(rel, null, content);
   if (refusal) return { ok: false, output: refusal };
+  ctx.workspace.release(rel);
   createFile(abs, content, ctx.fileOwner);
   return { ok: true, output: `created ${rel} (${splitLines(content).length} lines)` };
 }
@@ -54,6 +55,7 @@ export const editFileTool: Tool<typeof schema> = {
     const updated = text.slice(0, start) + replacement + text.slice(end);
     const refusal = guardSyntax(rel, text, updated);
     if (refusal) return { ok: false, output: refusal };
+    ctx.workspace.release(rel);
     rewriteFile(abs, updated);
 
     const first = lineAt(updated, start);

@@ -47,6 +47,16 @@ const notConfigured: ToolResult = {
     'no test command is configured, so nothing can be verified. The user sets one with `verify:` in .github/greenfix.yml (or --verify in local mode). Finish with gave_up: true and say so.',
 };
 
+const SHOWN_ARTEFACTS = 20;
+
+/** Said once per path, the first time a test run writes it. */
+function artefactNote(first: string[]): string {
+  if (first.length === 0) return '';
+  const shown = first.slice(0, SHOWN_ARTEFACTS).join(', ');
+  const more = first.length > SHOWN_ARTEFACTS ? ` and ${first.length - SHOWN_ARTEFACTS} more` : '';
+  return `\n[the tests wrote ${shown}${more}: test artefacts, left out of the verified tree and the commit whatever later runs write there; edit one with edit_file only if it really belongs to the change]`;
+}
+
 interface OneRun {
   r: SandboxResult;
   changed: string[];
@@ -54,6 +64,8 @@ interface OneRun {
   after: string;
   outputFile: string;
   outcome: RunOutcome;
+  /** Paths this run wrote for the first time (test artefacts), said once. */
+  artefacts: string[];
 }
 
 async function runOnce(ctx: ToolContext, command: string): Promise<OneRun> {
@@ -62,7 +74,7 @@ async function runOnce(ctx: ToolContext, command: string): Promise<OneRun> {
   const before = await workspace.treeHash();
   const observed = await workspace.observe(
     () => ctx.sandbox.run({ command, workspace: workspace.root, timeoutMs: limits.testTimeoutSec * 1000, outputFile, signal: ctx.signal }),
-    'created',
+    'tests',
   );
   const after = await workspace.treeHash();
   const r = observed.value;
@@ -74,7 +86,7 @@ async function runOnce(ctx: ToolContext, command: string): Promise<OneRun> {
     if (files.length > 0) report = parseReport(output, files);
   }
   const outcome: RunOutcome = { exitCode: r.exitCode ?? -1, timedOut: r.timedOut || r.aborted, report };
-  return { r, changed: observed.changed, before, after, outputFile, outcome };
+  return { r, changed: observed.changed, before, after, outputFile, outcome, artefacts: observed.artefacts?.first ?? [] };
 }
 
 const untouched = (run: OneRun) => run.changed.length === 0 && run.after === run.before;
@@ -93,7 +105,8 @@ async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> 
   const last = rerun ?? first;
   const decision = decideVerification(mode, baseline, first.outcome, rerun?.outcome ?? null);
   const tail = clipHeadTail(outputTail(last.outputFile, last.r), Math.max(500, limits.outputChars - 500));
-  const full = `[full output: ${relativeToRoot(workspace.root, last.outputFile)}]`;
+  const notes = artefactNote([...first.artefacts, ...(rerun?.artefacts ?? [])]);
+  const full = `[full output: ${relativeToRoot(workspace.root, last.outputFile)}]${notes}`;
   // Without a readable report (and no policy to explain), the output is what it always was.
   const readable = first.outcome.report !== null || decision.fallback !== null;
   const changes = readable ? `${testChangeLines(first.outcome.report, decision.comparison)}\n` : '';
@@ -120,7 +133,7 @@ async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> 
   const how = exitCode === 0 ? `tests passed (exit code 0 in ${(last.r.durationMs / 1000).toFixed(1)}s)` : `tests ran (exit code ${exitCode} in ${(last.r.durationMs / 1000).toFixed(1)}s; verify_mode ${decision.mode}: ${decision.reason})`;
   return {
     ok: true,
-    output: `${how}: tree ${first.after} verified. Finish now, or change more and run_tests again.${fallback}\n${changes}${tail}`,
+    output: `${how}: tree ${first.after} verified. Finish now, or change more and run_tests again.${fallback}\n${changes}${tail}${notes}`,
     verified: { tree: first.after, command, exitCode, durationMs: last.r.durationMs, outputTail: tail, tests },
   };
 }

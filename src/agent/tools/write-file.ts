@@ -21,6 +21,7 @@ export const writeFileTool: Tool<typeof schema> = {
     if (existing) throw new ToolRefusal('exists', `${rel} exists: use edit_file`);
     const refusal = guardSyntax(rel, null, args.content);
     if (refusal) return { ok: false, output: refusal };
+    ctx.workspace.release(rel);
     createFile(abs, args.content, ctx.fileOwner);
     return { ok: true, output: `created ${rel} (${splitLines(args.content).length} lines)` };
   },

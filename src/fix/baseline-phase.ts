@@ -32,7 +32,7 @@ function readOutput(file: string): string {
 /**
  * The verify command on the base tree, after setup and before the agent changes anything: what
  * fails already. Runs in the sandbox without network, like run_tests; what the run creates is set
- * aside (observe 'created'). Cached per (base tree, verify, setup), so a retry or a second issue
+ * aside as test artefacts (observe 'tests'). Cached per (base tree, verify, setup), so a retry or a second issue
  * on the same commit does not pay again; `fresh` (the readiness check) runs it anyway and refreshes the cache.
  */
 export async function runBaseline(deps: BaselineDeps, commands: { verify: string; setup: string | null }, fresh = false): Promise<BaselineResult> {
@@ -50,7 +50,7 @@ export async function runBaseline(deps: BaselineDeps, commands: { verify: string
         outputFile,
         ...(deps.signal ? { signal: deps.signal } : {}),
       }),
-    'created',
+    'tests',
   );
   deps.signal?.throwIfAborted();
   const output = readOutput(outputFile) || `${r.stdout}${r.stderr}`;

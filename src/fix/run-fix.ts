@@ -6,7 +6,7 @@ import type { CrashPoints } from '../agent/crash-points.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import type { Published, Publisher } from './publisher.js';
-import { loadRunState, saveRunState, type RunState } from './run-state.js';
+import type { RunState, RunStateStore } from './run-state.js';
 import { runSetup, setupNote } from './setup-phase.js';
 import { baselineNote } from './baseline-note.js';
 import { runBaseline } from './baseline-phase.js';
@@ -15,7 +15,6 @@ import type { VerifyMode } from '../verify/verify-policy.js';
 
 export interface FixPaths {
   journal: string;
-  state: string;
 }
 
 export interface FixDeps {
@@ -23,6 +22,8 @@ export interface FixDeps {
   sandbox: Sandbox;
   publisher: Publisher;
   paths: FixPaths;
+  /** The state file's `fix` section (state-file.ts). */
+  state: RunStateStore;
   /** The agent's dependencies minus what this module supplies (journal, crash points). */
   agent: Omit<AgentDeps, 'journal' | 'crashPoints'>;
   crashPoints: CrashPoints;
@@ -55,16 +56,17 @@ export type FixResult = (
  * where it stopped and repeats nothing that already happened.
  */
 export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResult> {
-  const state = loadRunState(deps.paths.state) ?? initial;
-  saveRunState(deps.paths.state, state);
+  let state = deps.state.get() ?? initial;
+  deps.state.set(state);
 
   const setup = state.commands.setup;
   if (setup && !state.setup) {
     deps.onPhase?.('setup', setup);
     const signal = deps.agent.toolContext.signal;
-    state.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, ...(signal ? { signal } : {}) }, setup);
+    const done = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, ...(signal ? { signal } : {}) }, setup);
     signal?.throwIfAborted();
-    saveRunState(deps.paths.state, state);
+    state = { ...state, setup: done };
+    deps.state.set(state);
   }
   const verify = state.commands.verify;
   if (verify && deps.tests && !state.baseline) {
@@ -72,8 +74,8 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
     const signal = deps.agent.toolContext.signal;
     const b = await runBaseline({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.tests.timeoutMs, cacheDir: deps.tests.cacheDir, ...(signal ? { signal } : {}) }, { verify, setup: setup ?? null });
     signal?.throwIfAborted();
-    state.baseline = { summary: b.summary, report: b.report, cached: b.cached };
-    saveRunState(deps.paths.state, state);
+    state = { ...state, baseline: { summary: b.summary, report: b.report, cached: b.cached } };
+    deps.state.set(state);
   }
   const baselineLine = deps.tests && state.baseline ? baselineSentence(state.baseline.summary, deps.tests.where) : null;
   if (baselineLine && state.baseline) deps.onBaseline?.(baselineLine, state.baseline.cached);
@@ -117,7 +119,7 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
     summary: outcome.summary ?? '',
     date: new Date(state.createdAt),
   });
-  saveRunState(deps.paths.state, { ...state, published });
+  deps.state.set({ ...state, published });
   deps.crashPoints.reach('after_publish');
   return { status: 'published', outcome, published, ...extra };
 }

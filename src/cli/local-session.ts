@@ -1,0 +1,53 @@
+import { createCrashPoints } from '../agent/crash-points.js';
+import type { FixSessionInput } from '../fix/fix-session.js';
+import { baselineCacheDir } from '../fix/baseline-cache.js';
+import { FIX_TOOL_LIMITS } from '../fix/defaults.js';
+import { localPublisher } from '../fix/local-publisher.js';
+import type { ChatModel } from '../model/types.js';
+import type { FileOwner } from '../sandbox/ownership.js';
+import type { Sandbox } from '../sandbox/types.js';
+import type { Commands, ObservableWorkspace } from '../workspace/types.js';
+import type { FixOptions } from './fix-options.js';
+import type { LocalRun, LocalState } from './local-run.js';
+import { formatEvent } from './progress.js';
+
+export interface LocalSessionParts {
+  options: FixOptions;
+  run: LocalRun;
+  state: LocalState;
+  workspace: ObservableWorkspace;
+  commands: Commands;
+  model: ChatModel;
+  sandbox: Sandbox;
+  fileOwner: FileOwner | null;
+  env: Readonly<Record<string, string | undefined>>;
+  stderr: (line: string) => void;
+  /** How the base is named to people ("main @ 1a2b3c4"); default "the base". */
+  baseName?: string;
+}
+
+/** What `greenfix fix` supplies to the one assembly (fix/fix-session.ts); the job's twin is jobSessionInput. */
+export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
+  const { options, run, stderr } = parts;
+  return {
+    workspace: parts.workspace,
+    commands: parts.commands,
+    budgets: { maxSteps: options.maxSteps, maxTokens: options.maxTokens, timeoutMinutes: options.timeoutMinutes, contextTokens: options.contextTokens },
+    model: parts.model,
+    sandbox: parts.sandbox,
+    fileOwner: parts.fileOwner,
+    publisher: localPublisher(run.repo, run.branch),
+    state: parts.state.fixStore(),
+    journal: run.journal,
+    crashPoints: createCrashPoints(parts.env),
+    instructions: null,
+    now: Date.now,
+    tests: { mode: options.verifyMode ?? 'all_pass', cacheDir: baselineCacheDir(run.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: parts.baseName ?? 'the base' },
+    onPhase: (phase, detail) => stderr(`greenfix: ${phase}: ${detail}`),
+    onBaseline: (line, cached) => stderr(`greenfix: baseline ${line}${cached ? ' (cached: not run again)' : ''}`),
+    onEvent: (event) => {
+      const line = formatEvent(event);
+      if (line) stderr(line);
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import type { CrashPoints } from '../agent/crash-points.js';
+import { createTools } from '../agent/tools/registry.js';
+import type { AgentDeps } from '../agent/types.js';
+import type { ChatModel } from '../model/types.js';
+import type { FileOwner } from '../sandbox/ownership.js';
+import type { Sandbox } from '../sandbox/types.js';
+import { detectCommands } from '../workspace/detect-commands.js';
+import type { Commands, ObservableWorkspace } from '../workspace/types.js';
+import { readAgentsMd } from './agents-md.js';
+import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from './defaults.js';
+import type { Publisher } from './publisher.js';
+import { runFix, type FixDeps, type FixResult } from './run-fix.js';
+import type { RunState, RunStateStore } from './run-state.js';
+
+/** The budgets of one fix; defaults in config/budget-defaults.ts, the same for CLI and app. */
+export interface FixBudgets {
+  maxSteps: number;
+  maxTokens: number;
+  timeoutMinutes: number;
+  /** Most tokens sent per model request. */
+  contextTokens: number;
+}
+
+/** What a caller (the CLI, a job) supplies; everything else about a fix is decided here. */
+export interface FixSessionInput {
+  workspace: ObservableWorkspace;
+  commands: Commands;
+  budgets: FixBudgets;
+  model: ChatModel;
+  sandbox: Sandbox;
+  fileOwner: FileOwner | null;
+  publisher: Publisher;
+  /** The state file's `fix` section. */
+  state: RunStateStore;
+  journal: string;
+  crashPoints: CrashPoints;
+  /** Added after the repository's AGENTS.md (the repo config's `instructions`). */
+  instructions: string | null;
+  /** Recorded in the journal's start record. */
+  jobId?: string;
+  signal?: AbortSignal;
+  now: () => number;
+  /** The baseline run and verify_mode (fix/baseline-phase.ts). */
+  tests?: FixDeps['tests'];
+  onPhase?: FixDeps['onPhase'];
+  onBaseline?: FixDeps['onBaseline'];
+  onEvent?: AgentDeps['onEvent'];
+}
+
+/** Command overrides as given: a string wins, an absent key (undefined) means "detect". */
+export interface CommandChoice {
+  verify: string | undefined;
+  setup: string | undefined;
+}
+
+/**
+ * The commands of a fix: the saved ones when resuming (a resumed run never re-detects), else
+ * detection with a key overriding it only when present. Both entry points call this.
+ */
+export function fixCommands(root: string, saved: RunState | undefined, choice: CommandChoice): Commands {
+  if (saved) return saved.commands;
+  return detectCommands(root, {
+    ...(choice.verify !== undefined ? { verify: choice.verify } : {}),
+    ...(choice.setup !== undefined ? { setup: choice.setup } : {}),
+  });
+}
+
+/** The one assembly of a fix: caller's input → runFix's dependencies, agent deps included. */
+export function fixDeps(input: FixSessionInput): FixDeps {
+  const { workspace, sandbox, commands, budgets } = input;
+  const agentsMd = [readAgentsMd(workspace.root), input.instructions].filter(Boolean).join('\n\n') || null;
+  return {
+    workspace,
+    sandbox,
+    publisher: input.publisher,
+    paths: { journal: input.journal },
+    state: input.state,
+    crashPoints: input.crashPoints,
+    setupTimeoutMs: SETUP_TIMEOUT_MS,
+    agentsMd,
+    ...(input.tests ? { tests: input.tests } : {}),
+    ...(input.onPhase ? { onPhase: input.onPhase } : {}),
+    ...(input.onBaseline ? { onBaseline: input.onBaseline } : {}),
+    agent: {
+      model: input.model,
+      tools: createTools(),
+      toolContext: {
+        workspace,
+        sandbox,
+        verifyCommand: commands.verify,
+        fileOwner: input.fileOwner,
+        limits: FIX_TOOL_LIMITS,
+        ...(input.signal ? { signal: input.signal } : {}),
+      },
+      budget: { maxSteps: budgets.maxSteps, maxTokens: budgets.maxTokens, maxWallMs: budgets.timeoutMinutes * 60_000 },
+      context: { ...FIX_CONTEXT, maxTokens: budgets.contextTokens },
+      now: input.now,
+      ...(input.onEvent ? { onEvent: input.onEvent } : {}),
+      config: {
+        ...(input.jobId !== undefined ? { jobId: input.jobId } : {}),
+        maxSteps: budgets.maxSteps,
+        maxTokens: budgets.maxTokens,
+        verify: commands.verify,
+        setup: commands.setup,
+      },
+    },
+  };
+}
+
+/** Runs (or resumes) the fix of `task`; a fresh run records its base, commands and date first. */
+export function runFixSession(input: FixSessionInput, task: string): Promise<FixResult> {
+  const initial: RunState = { task, baseCommit: input.workspace.baseCommit, createdAt: input.now(), commands: input.commands };
+  return runFix(fixDeps(input), initial);
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { baselineSummarySchema, testReportSchema } from '../verify/test-evidence.js';
+
+/**
+ * The phases of a fix around the agent's own journal: what was decided at the start (so a resumed
+ * run uses the same base, commands and commit date) and which effects already happened (setup,
+ * publish), so none is made twice. Kept as the `fix` section of the state file (state-file.ts).
+ */
+export const RunStateSchema = z.strictObject({
+  task: z.string(),
+  baseCommit: z.string(),
+  /** Author/committer date of the commit; fixed once so a re-published commit has the same oid. */
+  createdAt: z.number(),
+  commands: z.strictObject({ setup: z.string().nullable(), verify: z.string().nullable() }),
+  setup: z.strictObject({ exitCode: z.number().nullable(), timedOut: z.boolean(), durationMs: z.number(), outputTail: z.string() }).optional(),
+  /** The baseline run on the base tree (baseline-phase.ts), once done: a resumed run does not repeat it. */
+  baseline: z.strictObject({ summary: baselineSummarySchema, report: testReportSchema.nullable(), cached: z.boolean() }).optional(),
+  published: z
+    .strictObject({
+      branch: z.string(),
+      commit: z.string(),
+      tree: z.string(),
+      pullRequest: z.strictObject({ number: z.number(), url: z.string() }).optional(),
+    })
+    .optional(),
+});
+export type RunState = z.infer<typeof RunStateSchema>;
+
+/** Where runFix keeps its section (the state file's `fix` section). */
+export interface RunStateStore {
+  get(): RunState | undefined;
+  set(state: RunState): void;
+}

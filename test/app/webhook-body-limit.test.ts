@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { request, type ClientRequest } from 'node:http';
+import nock from 'nock';
+import { BUGGY_REPO } from '../cli/helpers.js';
+import { examplePayload, sendWebhook, signWebhook, withInstallation } from '../support/webhook-client.js';
+import { INSTALLATION, SECRET, startHarness, turn, type Harness } from './harness.js';
+
+const MB = 1024 * 1024;
+const LIMIT = 5 * MB; // the default: the harness sets no GREENFIX_WEBHOOK_MAX_BYTES
+const CHUNK = Buffer.alloc(64 * 1024, 'a');
+
+interface Streamed {
+  status: number | null;
+  /** Bytes the client had written when the 413 arrived. */
+  writtenAtAnswer: number | null;
+  /** Bytes the client got written before the server closed the connection. */
+  written: number;
+}
+
+/**
+ * POSTs up to `total` bytes in 64 KiB chunks, each when the socket takes more (`drain`), and
+ * keeps writing after the answer: it stops only when the server closes the connection. A server
+ * that went on reading (or draining) would take all `total` bytes within a few hundred ms.
+ */
+function stream(url: string, total: number, headers: Record<string, string>): Promise<Streamed> {
+  return new Promise((resolve) => {
+    const out: Streamed = { status: null, writtenAtAnswer: null, written: 0 };
+    const req: ClientRequest = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'issues', 'x-github-delivery': 'big', 'x-hub-signature-256': 'sha256=00', ...headers }, agent: false }, (res) => {
+      out.status = res.statusCode ?? 0;
+      out.writtenAtAnswer = out.written;
+      res.resume();
+    });
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      resolve(out);
+    };
+    req.on('error', finish);
+    req.on('close', finish);
+    const pump = () => {
+      while (!done && out.written < total) {
+        out.written += CHUNK.length;
+        if (!req.write(CHUNK)) return void req.once('drain', pump);
+      }
+      if (!done) req.end();
+    };
+    pump();
+  });
+}
+
+function get(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('webhook body size limit (before Probot buffers the body)', () => {
+  let h: Harness;
+  let hook: string;
+  beforeAll(async () => {
+    h = await startHarness({ files: BUGGY_REPO, script: [turn(['finish', { summary: 'nothing', gave_up: true }])] });
+    hook = `${h.app.url}/api/github/webhooks`;
+  });
+  afterAll(async () => {
+    await h.close();
+    nock.restore();
+  });
+
+  it('a streamed 30 MB body (no Content-Length) gets 413 once it passes 5 MiB, and reading stops', async () => {
+    const r = await stream(hook, 30 * MB, {});
+    expect(r.status).toBe(413);
+    // The answer came right after the limit (plus what sat in socket buffers), not at the end.
+    expect(r.writtenAtAnswer).toBeGreaterThan(LIMIT);
+    expect(r.writtenAtAnswer!).toBeLessThan(LIMIT + 8 * MB);
+    // The client kept writing; it could not get far: the server read no more and then hung up.
+    expect(r.written).toBeLessThan(LIMIT + 16 * MB);
+    expect(h.state.requests.filter((x) => !x.startsWith('GET '))).toEqual([]);
+  });
+
+  it('a declared Content-Length over the limit gets 413 before a byte of the body is read', async () => {
+    const r = await stream(hook, 30 * MB, { 'content-length': String(30 * MB) });
+    expect(r.status).toBe(413);
+    // What the client wrote sits in socket buffers (about 4 MB on loopback); the server read none.
+    expect(r.writtenAtAnswer!).toBeLessThan(LIMIT);
+    expect(r.written).toBeLessThan(16 * MB);
+  });
+
+  it('the server stays healthy: /healthz 200, and signed deliveries (small, or 1 MB) are still handled', async () => {
+    expect(await get(`${h.app.url}/healthz`)).toBe(200);
+    const star = withInstallation({ ...examplePayload('star', 'created'), repository: h.repository }, INSTALLATION);
+    expect((await sendWebhook(hook, { event: 'star', deliveryId: 'after-413', payload: star, secret: SECRET })).status).toBe(200);
+    const padded = { ...star, padding: 'x'.repeat(MB) };
+    expect((await sendWebhook(hook, { event: 'star', deliveryId: 'padded', payload: padded, secret: SECRET })).status).toBe(200);
+    // A body under the limit is still signature-checked before anything parses it.
+    const forged = await sendWebhook(hook, { event: 'star', deliveryId: 'forged', payload: padded, secret: 'wrong', signature: signWebhook('wrong', '{}') });
+    expect(forged.status).toBe(400);
+  });
+});
