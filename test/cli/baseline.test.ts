@@ -88,4 +88,27 @@ describe('greenfix fix: baseline and per-test evidence', () => {
     await run('third issue');
     expect(readFileSync(counter, 'utf8')).toBe('run\nrun\n');
   });
+
+  it('a flaky test (passes on main, fails once after the change, passes on the rerun) is reported as flaky, not broken', async () => {
+    // `flaky` passes on odd runs of the command: the baseline (1), fails on run_tests (2), passes on its rerun (3).
+    const flakyRepo = {
+      ...REPO,
+      '.gitignore': 'cache/\n',
+      'flaky.test.mjs': `import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+mkdirSync('cache', { recursive: true });
+appendFileSync('cache/runs', 'x');
+test('flaky', () => assert.equal(readFileSync('cache/runs', 'utf8').length % 2, 1));
+`,
+    };
+    cleanup(dir);
+    dir = tempDir('greenfix-baseline-');
+    repo = makeRepo(dir, flakyRepo);
+    const script = writeScript(dir, [[FIX], [['run_tests', {}]], [['finish', { summary: 'add adds' }]]]);
+    const r = await fix('fix add', script, ['--verify-mode', 'no_new_failures']);
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ tests: { fixed: ['adds'], broken: [], flaky: ['flaky'], stillFailing: ['unrelated'] } });
+    expect(r.stderr).toMatch(/\ngreenfix: {3}flaky: flaky\n/);
+  });
 });
