@@ -1,8 +1,9 @@
+import { artefactNote } from '../agent/tools/artefact-note.js';
 import type { BaselineSummary } from '../verify/test-evidence.js';
 import type { VerifyMode } from '../verify/verify-policy.js';
 
 /** What the model's first message says about the base: what already fails, and what counts as done. */
-export function baselineNote(line: string, mode: VerifyMode, summary: BaselineSummary | null): string {
+export function baselineNote(line: string, mode: VerifyMode, summary: BaselineSummary | null, artefacts: readonly string[] = []): string {
   const red = summary !== null && (summary.exitCode !== 0 || summary.timedOut || (summary.totals?.failed ?? 0) > 0);
   const rule =
     mode === 'no_new_failures'
@@ -10,5 +11,6 @@ export function baselineNote(line: string, mode: VerifyMode, summary: BaselineSu
       : red
         ? 'This repository uses verify_mode all_pass: the whole test command must pass, including what already fails on the base.'
         : null;
-  return [`Before you changed anything, greenfix ran the test command on the base tree — ${line}.`, rule].filter(Boolean).join(' ');
+  // What that run wrote is said here, once: the agent's own test runs will not say it again.
+  return [`Before you changed anything, greenfix ran the test command on the base tree — ${line}.`, rule].filter(Boolean).join(' ') + artefactNote([...artefacts]);
 }

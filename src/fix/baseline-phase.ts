@@ -18,7 +18,8 @@ export interface BaselineDeps {
   signal?: AbortSignal;
 }
 
-export type BaselineResult = BaselineEntry & { cached: boolean };
+/** `artefacts`: paths the baseline run wrote first (test artefacts), for the model's first message. */
+export type BaselineResult = BaselineEntry & { cached: boolean; artefacts: string[] };
 
 function readOutput(file: string): string {
   try {
@@ -39,9 +40,9 @@ export async function runBaseline(deps: BaselineDeps, commands: { verify: string
   const tree = await deps.workspace.treeHash();
   const key = baselineKey(tree, commands.verify, commands.setup);
   const hit = fresh ? null : readBaseline(deps.cacheDir, key);
-  if (hit) return { ...hit, cached: true };
+  if (hit) return { ...hit, cached: true, artefacts: [] };
   const outputFile = claimScratchFile(deps.workspace.scratchDir, 'baseline');
-  const { value: r } = await deps.workspace.observe(
+  const observed = await deps.workspace.observe(
     () =>
       deps.sandbox.run({
         command: commands.verify,
@@ -53,6 +54,7 @@ export async function runBaseline(deps: BaselineDeps, commands: { verify: string
     'tests',
   );
   deps.signal?.throwIfAborted();
+  const r = observed.value;
   const output = readOutput(outputFile) || `${r.stdout}${r.stderr}`;
   let report = parseReport(output);
   if (!report?.listsPassing && !r.timedOut && !r.aborted) {
@@ -62,5 +64,5 @@ export async function runBaseline(deps: BaselineDeps, commands: { verify: string
   const entry: BaselineEntry = { key, summary: summarizeBaseline(commands.verify, r, report), report };
   // A run cut short by a timeout says nothing reliable about the base: not cached.
   if (!r.timedOut && !r.aborted) writeBaseline(deps.cacheDir, entry);
-  return { ...entry, cached: false };
+  return { ...entry, cached: false, artefacts: observed.artefacts?.first ?? [] };
 }

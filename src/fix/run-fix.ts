@@ -74,12 +74,12 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
     const signal = deps.agent.toolContext.signal;
     const b = await runBaseline({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.tests.timeoutMs, cacheDir: deps.tests.cacheDir, ...(signal ? { signal } : {}) }, { verify, setup: setup ?? null });
     signal?.throwIfAborted();
-    state = { ...state, baseline: { summary: b.summary, report: b.report, cached: b.cached } };
+    state = { ...state, baseline: { summary: b.summary, report: b.report, cached: b.cached, artefacts: b.artefacts } };
     deps.state.set(state);
   }
   const baselineLine = deps.tests && state.baseline ? baselineSentence(state.baseline.summary, deps.tests.where) : null;
   if (baselineLine && state.baseline) deps.onBaseline?.(baselineLine, state.baseline.cached);
-  const notes = [setup && state.setup ? setupNote(setup, state.setup) : null, deps.tests && baselineLine ? baselineNote(baselineLine, deps.tests.mode, state.baseline?.summary ?? null) : null];
+  const notes = [setup && state.setup ? setupNote(setup, state.setup) : null, deps.tests && baselineLine ? baselineNote(baselineLine, deps.tests.mode, state.baseline?.summary ?? null, state.baseline?.artefacts ?? []) : null];
   const note = notes.filter((n): n is string => n !== null).join('\n\n') || null;
 
   deps.onPhase?.('agent', deps.agent.model.name);

@@ -14,7 +14,9 @@ export const RunStateSchema = z.strictObject({
   commands: z.strictObject({ setup: z.string().nullable(), verify: z.string().nullable() }),
   setup: z.strictObject({ exitCode: z.number().nullable(), timedOut: z.boolean(), durationMs: z.number(), outputTail: z.string() }).optional(),
   /** The baseline run on the base tree (baseline-phase.ts), once done: a resumed run does not repeat it. */
-  baseline: z.strictObject({ summary: baselineSummarySchema, report: testReportSchema.nullable(), cached: z.boolean() }).optional(),
+  baseline: z
+    .strictObject({ summary: baselineSummarySchema, report: testReportSchema.nullable(), cached: z.boolean(), artefacts: z.array(z.string()).optional() })
+    .optional(),
   published: z
     .strictObject({
       branch: z.string(),

@@ -6,6 +6,7 @@ import { parseReport } from '../../verify/parse-report.js';
 import type { TestEvidence } from '../../verify/test-evidence.js';
 import { decideVerification, needsRerun, type RunOutcome } from '../../verify/verify-policy.js';
 import { describeExit, lastLines } from './command-output.js';
+import { artefactNote } from './artefact-note.js';
 import { collectReportFiles } from './report-files.js';
 import { claimScratchFile, relativeToRoot } from './scratch.js';
 import { testChangeLines } from './test-verdict-text.js';
@@ -46,16 +47,6 @@ const notConfigured: ToolResult = {
   output:
     'no test command is configured, so nothing can be verified. The user sets one with `verify:` in .github/greenfix.yml (or --verify in local mode). Finish with gave_up: true and say so.',
 };
-
-const SHOWN_ARTEFACTS = 20;
-
-/** Said once per path, the first time a test run writes it. */
-function artefactNote(first: string[]): string {
-  if (first.length === 0) return '';
-  const shown = first.slice(0, SHOWN_ARTEFACTS).join(', ');
-  const more = first.length > SHOWN_ARTEFACTS ? ` and ${first.length - SHOWN_ARTEFACTS} more` : '';
-  return `\n[the tests wrote ${shown}${more}: test artefacts, left out of the verified tree and the commit whatever later runs write there; edit one with edit_file only if it really belongs to the change]`;
-}
 
 interface OneRun {
   r: SandboxResult;
