@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { ProbotOctokit } from 'probot';
-import { createCrashPoints } from '../src/agent/crash-points.js';
+import { noEffectWrappers } from '../src/cli/crash-wrappers.js';
 import { startApp, type RunningApp } from '../src/cli/start-app.js';
 import type { ChatModel } from '../src/model/types.js';
 import { openSqliteQueue } from '../src/queue/sqlite-queue.js';
@@ -122,7 +122,7 @@ export async function startBenchApp(world: AppWorld, name: string, o: BenchAppOp
     workdir: join(world.dir, `work-${name}`),
     concurrency: 2,
     workerId: `bench-${name}`,
-    crashPoints: createCrashPoints({}),
+    wrap: noEffectWrappers,
     ...(o.throttled ? {} : { Octokit: UNTHROTTLED }),
     timings: { pollMs: 50 },
   });

@@ -1,6 +1,5 @@
 import type { ToolCall } from '../model/types.js';
 import { truncate } from '../util/truncate.js';
-import { noCrashPoints } from './crash-points.js';
 import type { RepairKind } from './journal-schema.js';
 import { endRun, finishEnding } from './outcome.js';
 import { NO_TOOL_CALL } from './prompt.js';
@@ -14,13 +13,10 @@ import type { AgentDeps, AgentOutcome, ExecuteToolCall } from './types.js';
  * in between is visible on resume. An accepted finish clears the rest.
  */
 export async function executeCalls(deps: AgentDeps, execute: ExecuteToolCall, state: AgentState): Promise<void> {
-  const crash = deps.crashPoints ?? noCrashPoints;
   for (let next = state.pending[0]; next; next = state.pending[0]) {
     const { call } = next;
     record(deps.journal, state, { type: 'tool_start', step: state.steps, callId: call.id, name: call.name, args: call.arguments });
-    crash.reach('before_tool');
     const result = await execute(deps.tools, call, { ...deps.toolContext, verified: state.verified });
-    crash.reach('after_tool');
     answer(deps, state, call, result);
   }
 }

@@ -4,7 +4,6 @@ import type { ChatResponse, ToolSpec } from '../model/types.js';
 import { executeCalls, settle } from './act.js';
 import { describeExhausted, exhaustedBudget } from './budget.js';
 import { fitContext } from './context.js';
-import { noCrashPoints } from './crash-points.js';
 import { executorOf, toolSpecs } from './dispatch.js';
 import { endRun, toOutcome } from './outcome.js';
 import { taskMessage } from './prompt.js';
@@ -39,7 +38,6 @@ async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[]): Prom
   const reply = await query(deps, state, specs);
   if (reply instanceof ModelError) return modelErrorOutcome(deps, state, reply);
   record(deps.journal, state, { type: 'assistant', step: state.steps + 1, message: reply.message, usage: reply.usage });
-  (deps.crashPoints ?? noCrashPoints).reach('after_model');
   deps.onEvent?.({ type: 'model', step: state.steps, tokens: { ...state.tokens }, toolCalls: reply.message.toolCalls?.length ?? 0 });
   await executeCalls(deps, executorOf(deps), state);
   return settle(deps, state);

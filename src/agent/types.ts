@@ -2,7 +2,6 @@ import type { ChatModel, ToolCall } from '../model/types.js';
 import type { VerifiedTree } from '../workspace/types.js';
 import type { Budget, BudgetName } from './budget.js';
 import type { ContextLimits } from './context.js';
-import type { CrashPoints } from './crash-points.js';
 import type { Journal } from './journal.js';
 import type { Tool, ToolContext, ToolResult } from './tools/types.js';
 
@@ -20,7 +19,6 @@ export interface AgentDeps {
   context: ContextLimits;
   now: () => number;
   onEvent?: (event: AgentEvent) => void;
-  crashPoints?: CrashPoints;
   /** Recorded in the journal's start record, for whoever reads it later. */
   config?: Record<string, unknown>;
 }

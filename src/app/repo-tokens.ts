@@ -14,7 +14,7 @@ export function createRepoTokens(options: { now: () => number; maxRepos?: number
   const tokens = new Map<string, () => Promise<string>>();
   return (installation, installationId, repositoryId) => {
     const key = `${installationId}:${repositoryId}`;
-    const token = tokens.get(key) ?? renewingToken({ mint: () => mintInstallationToken(installation, restTokenScope(repositoryId)), now: options.now });
+    const token = tokens.get(key) ?? renewingToken({ mint: () => mintInstallationToken(installation, installationId, restTokenScope(repositoryId)), now: options.now });
     tokens.delete(key);
     tokens.set(key, token);
     while (tokens.size > max) tokens.delete(tokens.keys().next().value as string);

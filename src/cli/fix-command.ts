@@ -7,6 +7,7 @@ import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { fixCommands, runFixSession } from '../fix/fix-session.js';
 import { StateFileError } from '../fix/state-file.js';
+import { objectStoreOf } from '../workspace/sandbox-git-view.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
@@ -36,14 +37,17 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   if (missing.length > 0) throw new UsageError(`missing system packages:\n${missing.map((m) => `  - ${m.message}`).join('\n')}`);
   const env = { ...io.env, ...(options.model ? { GREENFIX_MODEL: options.model } : {}) };
   const model = createChatModel(modelConfigFromEnv(env));
-  const sandbox = await createSandbox({ env: io.env, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
   const run = await locateRun(io.env, options.repo, options.task);
+  // The run's files and the repository's object store (the sandbox's git view) are greenfix's data.
+  const dataDirs = [run.workdir, await objectStoreOf(run.repo)];
+  const sandbox = await createSandbox({ env: io.env, dataDirs, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
   const owner = sandboxFileOwner();
   const unreachable = io.env.GREENFIX_SANDBOX === 'off' ? null : workdirProblem(run.workdir, owner);
   if (unreachable) throw new UsageError(unreachable);
   const resumeFrom = options.resume ? resumable(run) : discardEarlier(run, io);
   const { workspace, state } = await openRunWorkspace(run, resumeFrom, owner);
-  const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup });
+  const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
+  const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup }, warn);
   io.stderr(`greenfix: worktree ${run.worktree} at ${workspace.baseCommit.slice(0, 12)}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
 
   const input = localSessionInput({ options, run, state, workspace, commands, model, sandbox, fileOwner: owner, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit) });

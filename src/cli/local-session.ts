@@ -1,4 +1,3 @@
-import { createCrashPoints } from '../agent/crash-points.js';
 import type { FixSessionInput } from '../fix/fix-session.js';
 import { baselineCacheDir } from '../fix/baseline-cache.js';
 import { FIX_TOOL_LIMITS } from '../fix/defaults.js';
@@ -7,6 +6,7 @@ import type { ChatModel } from '../model/types.js';
 import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
+import { crashWrappers } from './crash-wrappers.js';
 import type { FixOptions } from './fix-options.js';
 import type { LocalRun, LocalState } from './local-run.js';
 import { formatEvent } from './progress.js';
@@ -39,8 +39,9 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     publisher: localPublisher(run.repo, run.branch),
     state: parts.state.fixStore(),
     journal: run.journal,
-    crashPoints: createCrashPoints(parts.env),
+    wrap: crashWrappers(parts.env),
     instructions: null,
+    warn: (message) => stderr(`greenfix: warning: ${message}`),
     now: Date.now,
     tests: { mode: options.verifyMode ?? 'all_pass', cacheDir: baselineCacheDir(run.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: parts.baseName ?? 'the base' },
     onPhase: (phase, detail) => stderr(`greenfix: ${phase}: ${detail}`),

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { run as runProbotSetup } from 'probot';
-import { createCrashPoints } from '../agent/crash-points.js';
 import { createLogger } from '../app/logger.js';
 import { EnvConfigError, loadEnvConfig, type EnvConfig } from '../config/env-config.js';
 import { ConfigError } from '../model/config-error.js';
@@ -12,6 +11,7 @@ import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { QueueOpenError } from '../queue/errors.js';
 import { RedisQueueOpenError } from '../queue/redis-connect.js';
+import { crashWrappers } from './crash-wrappers.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { startApp } from './start-app.js';
@@ -95,7 +95,7 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     log,
     queue,
     model: config.role === 'receiver' ? placeholderModel() : createChatModel(modelConfigFromEnv(io.env)),
-    sandbox: await createSandbox({ env: io.env, log: (level, message) => log[level === 'warn' ? 'warn' : 'info'](message) }),
+    sandbox: await createSandbox({ env: io.env, dataDirs: [config.workdir], log: (level, message) => log[level === 'warn' ? 'warn' : 'info'](message) }),
     fileOwner: sandboxFileOwner(),
     workdir: config.workdir,
     concurrency: config.concurrency,
@@ -103,7 +103,7 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     queueRetentionMs: config.queueRetentionMs,
     webhookMaxBytes: config.webhookMaxBytes,
     workerId: lock?.workerId ?? 'receiver',
-    crashPoints: createCrashPoints(io.env),
+    wrap: crashWrappers(io.env),
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
   });
   log.info({ url: app.url, role: config.role, concurrency: config.concurrency, db: config.db, workdir: config.workdir }, 'greenfix is running');

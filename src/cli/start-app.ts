@@ -4,7 +4,6 @@ import { greenfixApp } from '../app/greenfix-app.js';
 import { jobLogger } from '../app/logger-context.js';
 import { DEFAULT_WEBHOOK_MAX_BYTES, limitWebhookBodies } from '../app/webhook-body-limit.js';
 import { createMetrics, type Metrics } from '../app/metrics.js';
-import type { CrashPoints } from '../agent/crash-points.js';
 import { CONFIG_TOKEN_SCOPE, gitTokenScope, mintInstallationToken, renewingToken, restTokenScope, type TokenScope } from '../github/installation-token.js';
 import { createGitHost } from '../github/octokit-host.js';
 import { scopedOctokit } from '../github/scoped-octokit.js';
@@ -19,6 +18,8 @@ import { sweepJobDirs } from '../run/job-retention.js';
 import { runJob } from '../run/run-job.js';
 import { startWorkerPool, type WorkerPool } from '../run/worker-pool.js';
 import type { JobRequest } from '../triggers/types.js';
+import { pushBranch } from '../workspace/push-branch.js';
+import type { EffectWrappers } from './crash-wrappers.js';
 
 /** Finished jobs forgotten per retention sweep (hourly): far more than a busy hour finishes. */
 const PRUNE_BATCH = 5_000;
@@ -40,7 +41,8 @@ export interface AppOptions {
   workdir: string;
   concurrency: number;
   workerId: string;
-  crashPoints: CrashPoints;
+  /** How this process wraps its effects (crash-wrappers.ts: GREENFIX_CRASH_AT, else none). */
+  wrap: EffectWrappers;
   /** Shared GitHub rate limiting across processes (Probot's throttling through Redis). */
   redisUrl?: string;
   /** Probot's Octokit class; tests pass one with throttling off (it spaces writes a second apart). */
@@ -148,18 +150,19 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     // gets contents only. Both live in memory for the job and are renewed before they expire.
     hostFor: async (request) => {
       const installation = await octokitFor(request);
-      const renewing = (scope: TokenScope) => renewingToken({ mint: () => mintInstallationToken(installation, scope), now: Date.now });
+      const renewing = (scope: TokenScope) => renewingToken({ mint: () => mintInstallationToken(installation, request.installationId, scope), now: Date.now });
       const rest = scopedOctokit(installation, renewing(restTokenScope(request.repo.id)));
-      return createGitHost(rest, { owner: request.repo.owner, repo: request.repo.name }, { gitToken: renewing(gitTokenScope(request.repo.id)) });
+      return o.wrap.host(createGitHost(rest, { owner: request.repo.owner, repo: request.repo.name }, { gitToken: renewing(gitTokenScope(request.repo.id)) }));
     },
     readConfig: async (request) => {
       const installation = await octokitFor(request);
-      const octokit = scopedOctokit(installation, renewingToken({ mint: () => mintInstallationToken(installation, CONFIG_TOKEN_SCOPE), now: Date.now }));
+      const octokit = scopedOctokit(installation, renewingToken({ mint: () => mintInstallationToken(installation, request.installationId, CONFIG_TOKEN_SCOPE), now: Date.now }));
       const { files, config } = await octokit.config.get({ owner: request.repo.owner, repo: request.repo.name, path: '.github/greenfix.yml' });
       return files.every((file) => file.config === null) ? null : config;
     },
     queue: o.queue,
-    crashPoints: o.crashPoints,
+    push: o.wrap.push(pushBranch),
+    wrap: o.wrap,
     now: Date.now,
     log: o.log,
     progressIntervalMs,

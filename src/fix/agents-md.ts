@@ -1,8 +1,19 @@
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readRegularText, RegularFileError } from '../util/regular-file.js';
 
-/** The repository's AGENTS.md, if it is a regular file (a symlink could point anywhere). */
-export function readAgentsMd(root: string): string | null {
-  const path = join(root, 'AGENTS.md');
-  return existsSync(path) && lstatSync(path).isFile() ? readFileSync(path, 'utf8') : null;
+/** More than the prompt ever shows (it clips to AGENTS_MD_MAX_CHARS), less than a flood. */
+export const AGENTS_MD_MAX_BYTES = 256 * 1024;
+
+/**
+ * The repository's AGENTS.md, read as the host reads every worktree file (readRegularText): a
+ * symlink, FIFO, device or oversized file is not read, never followed, never waited on; `warn`
+ * hears why, and the run goes on without it.
+ */
+export function readAgentsMd(root: string, warn: (message: string) => void = () => undefined): string | null {
+  try {
+    return readRegularText(root, 'AGENTS.md', AGENTS_MD_MAX_BYTES);
+  } catch (error) {
+    if (!(error instanceof RegularFileError)) throw error;
+    warn(`AGENTS.md ignored: ${error.message}`);
+    return null;
+  }
 }

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { collectReportFiles } from '../agent/tools/report-files.js';
 import { claimScratchFile } from '../agent/tools/scratch.js';
 import type { Sandbox } from '../sandbox/types.js';
+import { openRegularFile, readFd } from '../util/regular-file.js';
 import { parseReport } from '../verify/parse-report.js';
 import { summarizeBaseline } from '../verify/test-evidence.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
@@ -23,8 +24,12 @@ export type BaselineResult = BaselineEntry & { cached: boolean; artefacts: strin
 
 function readOutput(file: string): string {
   try {
-    const text = readFileSync(file);
-    return text.subarray(0, REPORT_READ_BYTES).toString('utf8');
+    const fd = openRegularFile(file, 'read');
+    try {
+      return readFd(fd, REPORT_READ_BYTES).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return '';
   }

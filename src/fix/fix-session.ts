@@ -1,4 +1,4 @@
-import type { CrashPoints } from '../agent/crash-points.js';
+import { openJournal } from '../agent/journal.js';
 import { createTools } from '../agent/tools/registry.js';
 import type { AgentDeps } from '../agent/types.js';
 import type { ChatModel } from '../model/types.js';
@@ -8,6 +8,7 @@ import { detectCommands } from '../workspace/detect-commands.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { readAgentsMd } from './agents-md.js';
 import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from './defaults.js';
+import type { FixWrappers } from './fix-wrappers.js';
 import type { Publisher } from './publisher.js';
 import { runFix, type FixDeps, type FixResult } from './run-fix.js';
 import type { RunState, RunStateStore } from './run-state.js';
@@ -33,11 +34,14 @@ export interface FixSessionInput {
   /** The state file's `fix` section. */
   state: RunStateStore;
   journal: string;
-  crashPoints: CrashPoints;
+  /** How this process wraps the fix's effects (journal, publisher, state); applied here, once. */
+  wrap: FixWrappers;
   /** Added after the repository's AGENTS.md (the repo config's `instructions`). */
   instructions: string | null;
   /** Recorded in the journal's start record. */
   jobId?: string;
+  /** Hears why a worktree file (AGENTS.md) was not read (a symlink, FIFO, too large…). */
+  warn?: (message: string) => void;
   signal?: AbortSignal;
   now: () => number;
   /** The baseline run and verify_mode (fix/baseline-phase.ts). */
@@ -57,25 +61,26 @@ export interface CommandChoice {
  * The commands of a fix: the saved ones when resuming (a resumed run never re-detects), else
  * detection with a key overriding it only when present. Both entry points call this.
  */
-export function fixCommands(root: string, saved: RunState | undefined, choice: CommandChoice): Commands {
+export function fixCommands(root: string, saved: RunState | undefined, choice: CommandChoice, warn?: (message: string) => void): Commands {
   if (saved) return saved.commands;
-  return detectCommands(root, {
+  const overrides = {
     ...(choice.verify !== undefined ? { verify: choice.verify } : {}),
     ...(choice.setup !== undefined ? { setup: choice.setup } : {}),
-  });
+  };
+  return detectCommands(root, overrides, warn);
 }
 
 /** The one assembly of a fix: caller's input → runFix's dependencies, agent deps included. */
 export function fixDeps(input: FixSessionInput): FixDeps {
   const { workspace, sandbox, commands, budgets } = input;
-  const agentsMd = [readAgentsMd(workspace.root), input.instructions].filter(Boolean).join('\n\n') || null;
+  const agentsMd = [readAgentsMd(workspace.root, input.warn), input.instructions].filter(Boolean).join('\n\n') || null;
   return {
     workspace,
     sandbox,
-    publisher: input.publisher,
+    publisher: input.wrap.publisher(input.publisher),
     paths: { journal: input.journal },
-    state: input.state,
-    crashPoints: input.crashPoints,
+    state: input.wrap.state(input.state),
+    openJournal: (path) => input.wrap.journal(openJournal(path)),
     setupTimeoutMs: SETUP_TIMEOUT_MS,
     agentsMd,
     ...(input.tests ? { tests: input.tests } : {}),

@@ -1,4 +1,4 @@
-import { neutralise } from '../github/untrusted-text.js';
+import { neutralise } from '../util/neutralise.js';
 import type { VerifiedTree } from '../workspace/types.js';
 import { truncate } from '../util/truncate.js';
 

@@ -1,8 +1,7 @@
-import { readJournal, openJournal } from '../agent/journal.js';
+import { readJournal, type FileJournal } from '../agent/journal.js';
 import { runOrResume } from '../agent/resume.js';
 import { systemPrompt } from '../agent/prompt.js';
 import type { AgentDeps, AgentOutcome } from '../agent/types.js';
-import type { CrashPoints } from '../agent/crash-points.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import type { Published, Publisher } from './publisher.js';
@@ -24,9 +23,10 @@ export interface FixDeps {
   paths: FixPaths;
   /** The state file's `fix` section (state-file.ts). */
   state: RunStateStore;
-  /** The agent's dependencies minus what this module supplies (journal, crash points). */
-  agent: Omit<AgentDeps, 'journal' | 'crashPoints'>;
-  crashPoints: CrashPoints;
+  /** The agent's dependencies minus what this module supplies (the journal). */
+  agent: Omit<AgentDeps, 'journal'>;
+  /** Opens the agent's journal (appending to what is there). */
+  openJournal(path: string): FileJournal;
   setupTimeoutMs: number;
   agentsMd: string | null;
   /** The baseline run and verify_mode; absent = no baseline, all_pass. */
@@ -84,12 +84,12 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
 
   deps.onPhase?.('agent', deps.agent.model.name);
   const records = readJournal(deps.paths.journal);
-  const journal = openJournal(deps.paths.journal);
+  const journal = deps.openJournal(deps.paths.journal);
   let outcome: AgentOutcome;
   try {
     const tests = deps.tests ? { mode: deps.tests.mode, baseline: state.baseline?.report ?? null, baselineSummary: state.baseline?.summary ?? null } : undefined;
     const toolContext = tests ? { ...deps.agent.toolContext, tests } : deps.agent.toolContext;
-    const agentDeps: AgentDeps = { ...deps.agent, toolContext, journal, crashPoints: deps.crashPoints };
+    const agentDeps: AgentDeps = { ...deps.agent, toolContext, journal };
     const task = note ? `${state.task}\n\n${note}` : state.task;
     outcome = await runOrResume(agentDeps, { task, systemPrompt: systemPrompt(deps.agentsMd, state.commands.verify) }, records);
   } finally {
@@ -111,7 +111,6 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
 
   deps.agent.toolContext.signal?.throwIfAborted();
   deps.onPhase?.('publish', outcome.verified.tree);
-  deps.crashPoints.reach('before_publish');
   const published = await deps.publisher.publish({
     verified: outcome.verified,
     baseCommit: state.baseCommit,
@@ -120,6 +119,5 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
     date: new Date(state.createdAt),
   });
   deps.state.set({ ...state, published });
-  deps.crashPoints.reach('after_publish');
   return { status: 'published', outcome, published, ...extra };
 }

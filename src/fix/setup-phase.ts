@@ -18,6 +18,7 @@ export async function runSetup(
       deps.sandbox.run({
         command,
         workspace: deps.workspace.root,
+        readOnlyBinds: deps.workspace.sandboxBinds,
         network: true,
         timeoutMs: deps.timeoutMs,
         ...(deps.signal ? { signal: deps.signal } : {}),

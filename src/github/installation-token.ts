@@ -33,21 +33,22 @@ export interface MintedToken {
 }
 
 /**
- * A new installation token for `scope` (`POST /app/installations/<id>/access_tokens` with
- * `repository_ids` and `permissions`), from an installation client. `refresh` bypasses
- * octokit's own cache: the renewal is decided by `renewingToken`, on an injectable clock.
+ * A new installation token for `scope`: `POST /app/installations/<id>/access_tokens` with
+ * `repository_ids` and `permissions`, sent through the installation client, whose auth hook signs
+ * app routes with the app's JWT and whose base URL is the right one (GHES too; octokit's own
+ * `auth({ type: 'installation', … })` would ask api.github.com). octokit's token cache is not
+ * involved: `renewingToken` decides when to ask again, on an injectable clock.
  */
-export async function mintInstallationToken(octokit: ProbotOctokit, scope: TokenScope): Promise<MintedToken> {
-  const auth = (await call('installation token', () =>
-    octokit.auth({
-      type: 'installation',
-      ...(scope.repositoryIds ? { repositoryIds: scope.repositoryIds } : {}),
+export async function mintInstallationToken(octokit: ProbotOctokit, installationId: number, scope: TokenScope): Promise<MintedToken> {
+  const { data } = await call('installation token', () =>
+    octokit.request('POST /app/installations/{installation_id}/access_tokens', {
+      installation_id: installationId,
+      ...(scope.repositoryIds ? { repository_ids: scope.repositoryIds } : {}),
       ...(scope.permissions ? { permissions: scope.permissions } : {}),
-      refresh: true,
     }),
-  )) as { token?: unknown; expiresAt?: unknown };
-  if (typeof auth.token !== 'string' || auth.token === '') throw new Error('installation auth returned no token');
-  return { token: auth.token, expiresAt: typeof auth.expiresAt === 'string' ? auth.expiresAt : '' };
+  );
+  if (typeof data.token !== 'string' || data.token === '') throw new Error('installation auth returned no token');
+  return { token: data.token, expiresAt: typeof data.expires_at === 'string' ? data.expires_at : '' };
 }
 
 export interface RenewingTokenOptions {

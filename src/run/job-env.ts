@@ -1,4 +1,4 @@
-import type { CrashPoints } from '../agent/crash-points.js';
+import type { FixWrappers } from '../fix/fix-wrappers.js';
 import type { Tokens } from '../agent/types.js';
 import type { GitHost } from '../github/types.js';
 import type { ChatModel } from '../model/types.js';
@@ -6,6 +6,7 @@ import type { JobQueue } from '../queue/types.js';
 import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { JobRequest } from '../triggers/types.js';
+import type { PushBranch } from '../workspace/push-branch.js';
 
 export interface JobLog {
   info(obj: object, msg?: string): void;
@@ -25,7 +26,10 @@ export interface JobEnv {
   /** The raw `.github/greenfix.yml` (null when absent); throws on a YAML syntax error. */
   readConfig(request: JobRequest): Promise<unknown>;
   queue: Pick<JobQueue, 'listBySubject'>;
-  crashPoints: CrashPoints;
+  /** Pushes a verified commit's branch (workspace/push-branch.ts, as this process wraps it). */
+  push: PushBranch;
+  /** How this process wraps each fix's effects. */
+  wrap: FixWrappers;
   now: () => number;
   log: JobLog;
   /** Minimum milliseconds between progress edits of a status comment. */

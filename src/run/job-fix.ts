@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createCrashPoints } from '../agent/crash-points.js';
+import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
@@ -48,9 +48,10 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const saved = state.get('fix');
   const base = saved?.baseCommit ?? (await resolveRef(gitDir, target.baseRef));
   const fresh = !existsSync(files.worktree);
-  const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, store: state.workspaceStore() });
+  const objectsWithin = join(env.workdir, 'mirrors');
+  const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, store: state.workspaceStore(), objectsWithin });
   if (fresh) await prepareWorkspaceOwnership(files.worktree, env.fileOwner);
-  const commands = fixCommands(workspace.root, saved, { verify: config.verify, setup: config.setup });
+  const commands = fixCommands(workspace.root, saved, { verify: config.verify, setup: config.setup }, jobWarn(input));
   void reporter.phase('workspace', 'done', `${target.baseRef.replace(/^refs\/(heads\/)?/, '')} @ ${base.slice(0, 7)}`);
   // A workflow run names the workflow, not its jobs' check runs: then every failed check counts.
   const ci = request.kind === 'ci_fix' && !saved ? request.ci : undefined;
@@ -67,7 +68,6 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
 /** What a job supplies to the one assembly (fix/fix-session.ts); the CLI's twin is localSessionInput. */
 export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspace, commands: Commands, gitDir: string): FixSessionInput {
   const { env, job, config, host, files, state, target, reporter, signal } = input;
-  const crashPoints = env.crashPoints ?? createCrashPoints({});
   return {
     workspace,
     commands,
@@ -75,12 +75,13 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     model: env.model,
     sandbox: env.sandbox,
     fileOwner: env.fileOwner,
-    publisher: githubPublisher({ host, gitDir, cloneUrl: job.request.repo.cloneUrl, target, config, jobId: job.id, crashPoints }),
+    publisher: githubPublisher({ host, gitDir, cloneUrl: job.request.repo.cloneUrl, target, config, jobId: job.id, push: env.push }),
     state: state.fixStore(),
     journal: files.journal,
-    crashPoints,
+    wrap: env.wrap,
     instructions: config.instructions ?? null,
     jobId: job.id,
+    warn: jobWarn(input),
     signal,
     now: env.now,
     tests: { mode: config.verify_mode, cacheDir: baselineCacheDir(env.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: target.baseRef.replace(/^refs\/(heads\/)?/, '') },
@@ -91,6 +92,9 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     },
   };
 }
+
+/** A worktree file the host would not read (see readRegularFile), in the worker's log. */
+const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn({ jobId: input.job.id }, message);
 
 function onPhase(reporter: JobReporter, phase: 'setup' | 'baseline' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {
   if (phase === 'setup') void reporter.phase('setup', 'running', detail);

@@ -1,4 +1,3 @@
-import { noCrashPoints, type CrashPoints } from '../agent/crash-points.js';
 import { renderStatusComment } from '../github/render-status-comment.js';
 import { statusMarker } from '../github/status-marker.js';
 import type { JobOutcomeReport, JobReport, PhaseName, PhaseState } from '../github/report.js';
@@ -11,8 +10,6 @@ export interface ReporterDeps {
   /** Progress edits closer together than this are skipped (phase changes always go out). */
   minIntervalMs: number;
   onError: (error: unknown) => void;
-  /** Test-only SIGKILLs either side of each comment write (counted per process). */
-  crashPoints?: CrashPoints;
   /** A sentence the final status adds (the issue was closed by its author meanwhile), or null. */
   finishNote?: () => Promise<string | null>;
 }
@@ -89,12 +86,9 @@ export class JobReporter {
   private async upsert(): Promise<void> {
     this.lastWrite = this.deps.now();
     const marker = statusMarker(this.deps.report.jobId);
-    const crash = this.deps.crashPoints ?? noCrashPoints;
-    crash.reach('before_comment');
     const body = `${marker}\n${renderStatusComment(this.deps.report, RETRY_HINT)}`;
     // The first write finds (or creates) the comment by its marker; later ones edit it by id.
     const edited = this.commentId !== null && (await this.deps.host.updateComment(this.commentId, body));
     if (!edited) this.commentId = await this.deps.host.upsertComment(this.deps.report.number, marker, body);
-    crash.reach('after_comment');
   }
 }

@@ -37,7 +37,6 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
     now: env.now,
     minIntervalMs: env.progressIntervalMs,
     onError: (error) => env.log.warn({ jobId: job.id, err: errorText(error) }, 'status comment update failed'),
-    crashPoints: env.crashPoints,
     ...(request.target === 'issue' ? { finishNote: () => closedIssueNote(host, request.number) } : {}),
   });
   const files = jobFiles(env.workdir, job.id);

@@ -16,8 +16,8 @@ export interface BwrapPlan {
   /** Further read-only paths (tool installs outside /usr). */
   extraReadOnly: readonly string[];
   network: boolean;
-  /** Bound read-only before the workspace, so a workspace inside it stays writable. */
-  gitCommonDir: string | null;
+  /** The workspace's git view (host-decided), bound before the workspace so it stays writable. */
+  readOnlyBinds: readonly { source: string; target: string }[];
   workspace: string;
   cwd: string;
   home: string;
@@ -41,7 +41,7 @@ export function buildBwrapArgs(plan: BwrapPlan): string[] {
   args.push('--size', String(plan.tmpBytes), '--tmpfs', '/tmp', '--dir', plan.home);
   // Mounts apply in order: whatever lives under /tmp must come after the tmpfs.
   for (const path of plan.extraReadOnly) args.push('--ro-bind', path, path);
-  if (plan.gitCommonDir) args.push('--ro-bind', plan.gitCommonDir, plan.gitCommonDir);
+  for (const bind of plan.readOnlyBinds) args.push('--ro-bind', bind.source, bind.target);
   args.push('--bind', plan.workspace, plan.workspace, '--chdir', plan.cwd);
   args.push('--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);

@@ -8,8 +8,11 @@
  * - Filesystem: nothing is bound by default except /usr (and /bin, /lib… or their merged-usr
  *   symlinks) and allow-listed /etc entries, all read-only; a private size-capped tmpfs /tmp
  *   (HOME=/tmp/home); fresh /proc and /dev; the workspace read-write at its own path; the
- *   worktree's git common dir read-only. Never `/`: /root, /home, /work, /run, /var and greenfix's
+ *   workspace's git view read-only. Never `/`: /root, /home, /work, /run, /var and greenfix's
  *   own directories (cwd, install dir) do not exist inside. `extraReadOnlyPaths` adds tool installs.
+ *   The git view (`request.readOnlyBinds`) was decided by the host when the workspace was made:
+ *   nothing here reads a file of the worktree, so what a command writes into `.git` changes
+ *   nothing about the mounts of the next one.
  * - Network: its own empty network namespace (loopback only). Only a request with
  *   `network: true` (the setup step) shares the host's network and sees resolv.conf and CAs.
  * - Environment: cleared, then an allow-list plus the request's variables, refused when they look
@@ -29,9 +32,9 @@ import { isWithin } from './app-dirs.js';
 import { buildBwrapArgs, buildLaunchArgv, type LaunchTools, type SystemEntry } from './bwrap-args.js';
 import { sandboxEnvironment } from './environment.js';
 import { SandboxRequestError } from './errors.js';
-import { gitCommonDirOf } from './git-common-dir.js';
 import { ETC_ALLOW, ETC_NETWORK, probeEtc, probeSystemDirs } from './host-layout.js';
 import { isReachableBy, type FileOwner } from './ownership.js';
+import { checkReadOnlyBinds } from './read-only-binds.js';
 import { resolveCwd } from './request-paths.js';
 import { toSandboxResult } from './to-sandbox-result.js';
 import type { Sandbox, SandboxRequest, SandboxResult } from './types.js';
@@ -52,8 +55,10 @@ export interface BwrapSandboxOptions {
   tools: LaunchTools;
   /** Who commands run as; null = the current user (greenfix is not root). */
   runAs: FileOwner | null;
-  /** greenfix's own directories: a workspace containing one is refused. */
+  /** greenfix's own directories: a workspace containing one is refused, a bind overlapping one too. */
   appDirs: readonly string[];
+  /** greenfix's workdir(s): binds inside them are allowed even inside an app dir (read-only-binds.ts). */
+  dataDirs?: readonly string[];
   /** Already validated (see validateReadOnlyPaths). */
   extraReadOnlyPaths?: readonly string[];
   limits?: Partial<SandboxLimits>;
@@ -61,7 +66,6 @@ export interface BwrapSandboxOptions {
   path?: string;
   headBytes?: number;
   tailBytes?: number;
-  bindGitCommonDir?: boolean;
   /** Host probes, injectable for tests; default: the real /usr, /bin… and /etc. */
   system?: readonly SystemEntry[];
   etc?: readonly string[];
@@ -89,6 +93,11 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
         `workspace ${workspace} is not reachable by the sandbox uid ${options.runAs.uid}: every parent directory needs o+x`,
       );
     }
+    const readOnlyBinds = checkReadOnlyBinds(request.readOnlyBinds ?? [], workspace, {
+      appDirs: options.appDirs,
+      dataDirs: options.dataDirs ?? [],
+      runAs: options.runAs,
+    });
     const env = sandboxEnvironment(request.env, { home: HOME, path: options.path });
     const bwrapArgs = buildBwrapArgs({
       system,
@@ -96,7 +105,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       networkEtc,
       extraReadOnly: options.extraReadOnlyPaths ?? [],
       network: request.network === true,
-      gitCommonDir: options.bindGitCommonDir === false ? null : bindableGitDir(workspace, options),
+      readOnlyBinds,
       workspace,
       cwd,
       home: HOME,
@@ -118,13 +127,4 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   };
 
   return { kind: 'bwrap', run };
-}
-
-/** The worktree's git common dir, when it is outside the workspace, safe and reachable to bind. */
-function bindableGitDir(workspace: string, options: BwrapSandboxOptions): string | null {
-  const dir = gitCommonDirOf(workspace);
-  if (!dir || isWithin(dir, workspace)) return null;
-  if (options.appDirs.some((app) => isWithin(app, dir))) return null;
-  if (options.runAs && !isReachableBy(dir, options.runAs)) return null;
-  return dir;
 }

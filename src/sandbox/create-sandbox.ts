@@ -22,6 +22,8 @@ export interface CreateSandboxOptions {
   uid?: number;
   /** Default: the working directory and greenfix's install directory. */
   appDirs?: readonly string[];
+  /** greenfix's workdir(s) (GREENFIX_WORKDIR): a workspace's git view may lie there even inside an app dir. */
+  dataDirs?: readonly string[];
   limits?: Partial<SandboxLimits>;
   headBytes?: number;
   tailBytes?: number;
@@ -61,7 +63,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const tools = { bwrap, prlimit: requireTool('prlimit', env.PATH), setpriv: runAs ? requireTool('setpriv', env.PATH) : 'setpriv' };
   const appDirs = options.appDirs ?? defaultAppDirs();
   const extraReadOnlyPaths = validateReadOnlyPaths(parseReadOnlyPaths(env.GREENFIX_SANDBOX_RO_PATHS), appDirs, runAs);
-  const sandbox = createBwrapSandbox({ tools, runAs, appDirs, extraReadOnlyPaths, limits: options.limits, ...output });
+  const sandbox = createBwrapSandbox({ tools, runAs, appDirs, dataDirs: options.dataDirs ?? [], extraReadOnlyPaths, limits: options.limits, ...output });
   await probe(sandbox, bwrap, runAs);
   const who = runAs ? `uid ${runAs.uid}` : 'the current user';
   log('info', `sandbox: bubblewrap (${bwrap}) as ${who}, no network except setup`);

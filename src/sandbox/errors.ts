@@ -31,7 +31,7 @@ export class SandboxConfigError extends Error {
 export class SandboxRequestError extends Error {
   readonly kind = 'sandbox-request' as const;
   constructor(
-    readonly reason: 'env-refused' | 'cwd-outside-workspace' | 'workspace-unreachable' | 'workspace-exposes-app',
+    readonly reason: 'env-refused' | 'cwd-outside-workspace' | 'workspace-unreachable' | 'workspace-exposes-app' | 'bind-refused',
     message: string,
   ) {
     super(message);

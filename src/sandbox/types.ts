@@ -1,5 +1,15 @@
 /** One command, isolated. The only way untrusted code or model-chosen commands are run. */
 
+/**
+ * A host directory shown read-only inside the sandbox at `target`. Decided by the host once, from
+ * its own state, when the workspace is created (a workspace's git view: see sandbox-git-view.ts),
+ * never from a file inside the worktree.
+ */
+export interface ReadOnlyBind {
+  source: string;
+  target: string;
+}
+
 export interface SandboxRequest {
   /** Passed to `bash -c`. */
   command: string;
@@ -10,6 +20,8 @@ export interface SandboxRequest {
   timeoutMs: number;
   /** Only the setup step may have network. Default false. */
   network?: boolean;
+  /** The workspace's read-only binds (its git view), as the host decided them; default none. */
+  readOnlyBinds?: readonly ReadOnlyBind[];
   /** Extra non-secret variables, added to the allow-listed base environment. */
   env?: Record<string, string>;
   /** Where the full (capped) combined output is written, if anywhere. */

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, writeSync } from 'node:fs';
 import { CappedBuffer } from './capped-buffer.js';
+import { openRegularFile } from './regular-file.js';
 
 export interface ProcessRequest {
   argv: readonly string[];
@@ -11,7 +12,10 @@ export interface ProcessRequest {
   /** Bytes kept from the start and from the end of each stream. */
   headBytes?: number;
   tailBytes?: number;
-  /** When set, stdout and stderr are also written here in order, up to `outputFileMaxBytes`. */
+  /**
+   * When set, stdout and stderr are also written here in order, up to `outputFileMaxBytes`. Opened
+   * before the child starts, never through a symlink, and only if it is (or becomes) a regular file.
+   */
   outputFile?: string;
   outputFileMaxBytes?: number;
   stdin?: string;
@@ -46,7 +50,12 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
   const out = new CappedBuffer(req.headBytes ?? DEFAULT_HEAD, req.tailBytes ?? DEFAULT_TAIL);
   const err = new CappedBuffer(req.headBytes ?? DEFAULT_HEAD, req.tailBytes ?? DEFAULT_TAIL);
   const fileMax = req.outputFileMaxBytes ?? DEFAULT_FILE_MAX;
-  const fd = req.outputFile ? openSync(req.outputFile, 'w', 0o600) : undefined;
+  let fd: number | undefined;
+  try {
+    fd = req.outputFile ? openRegularFile(req.outputFile, 'write') : undefined;
+  } catch (error) {
+    return Promise.reject(error);
+  }
   let fileBytes = 0;
   const tee = (chunk: Buffer) => {
     if (fd === undefined || fileBytes >= fileMax) return;

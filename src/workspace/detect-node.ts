@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
+import { hasProjectFile, readProjectFile } from './project-file.js';
 
 /** What `npm init` writes: a test script that only fails. Not a test suite. */
 const NPM_PLACEHOLDER_TEST = 'echo "Error: no test specified" && exit 1';
@@ -13,10 +12,10 @@ export interface NodeCommands {
 }
 
 /** Null unless there is a package.json that parses as an object (a malformed one is no project). */
-export function detectNode(root: string): NodeCommands | null {
-  const pkg = readPackageJson(root);
+export function detectNode(root: string, warn?: (message: string) => void): NodeCommands | null {
+  const pkg = readPackageJson(root, warn);
   if (!pkg) return null;
-  const has = (file: string) => existsSync(join(root, file));
+  const has = (file: string) => hasProjectFile(root, file);
   const manager = has('pnpm-lock.yaml') ? 'pnpm' : has('yarn.lock') ? 'yarn' : 'npm';
   const setup =
     manager === 'pnpm'
@@ -31,9 +30,11 @@ export function detectNode(root: string): NodeCommands | null {
   return { setup, verify };
 }
 
-function readPackageJson(root: string): z.infer<typeof PackageJson> | null {
+function readPackageJson(root: string, warn?: (message: string) => void): z.infer<typeof PackageJson> | null {
+  const text = readProjectFile(root, 'package.json', warn);
+  if (text === null) return null;
   try {
-    const parsed = PackageJson.safeParse(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')));
+    const parsed = PackageJson.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readProjectFile } from './project-file.js';
 
 /** Config files and the section that says "this project uses pytest". */
 const PYTEST_MARKERS: ReadonlyArray<[file: string, section: RegExp | null]> = [
@@ -13,9 +14,9 @@ const TEST_FILE = /^(test_.*|.*_test)\.py$/;
 const SKIP_DIRS = new Set(['node_modules', 'venv', '.venv', 'env', 'site-packages', '__pycache__', 'build', 'dist']);
 const MAX_DEPTH = 3;
 
-export function usesPytest(root: string): boolean {
+export function usesPytest(root: string, warn?: (message: string) => void): boolean {
   for (const [file, section] of PYTEST_MARKERS) {
-    const text = readText(join(root, file));
+    const text = readProjectFile(root, file, warn);
     if (text !== null && (section === null || section.test(text))) return true;
   }
   return hasTestFile(root, 0);
@@ -34,12 +35,4 @@ function hasTestFile(dir: string, depth: number): boolean {
   return entries.some(
     (e) => e.isDirectory() && !e.name.startsWith('.') && !SKIP_DIRS.has(e.name) && hasTestFile(join(dir, e.name), depth + 1),
   );
-}
-
-export function readText(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
 }

@@ -1,5 +1,6 @@
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { ReadOnlyBind } from '../sandbox/types.js';
 import { git } from './git.js';
 import { displayPath } from './git-path.js';
 import { parseLsTree, type EntryMap } from './index-entries.js';
@@ -10,6 +11,8 @@ import {
   seedPrivateIndex,
   type RepoHandle,
 } from './private-index.js';
+import { neutralFilterEnv } from './neutral-filters.js';
+import { makeSandboxGitView } from './sandbox-git-view.js';
 import { Serial } from './serial.js';
 import { diffEntries, nextSetAside, overrideLines } from './set-aside.js';
 import { artefactLines, splitTestRun } from './test-artefacts.js';
@@ -22,6 +25,13 @@ export interface GitWorkspaceOptions {
   baseCommit: string;
   /** greenfix's own directory for this workspace (its private index), outside the worktree and the sandbox. */
   stateDir: string;
+  /** Where the repository's object store must lie (realpath), e.g. `<workdir>/mirrors`; see sandbox-git-view.ts. */
+  objectsWithin?: string;
+  /**
+   * The worktree's git dir as the repository's own bookkeeping names it (addWorktree); default:
+   * asked of the worktree, which is only safe before any untrusted code ran in it.
+   */
+  gitDir?: string;
   /** Where the pinned git dir and the set-aside paths are kept; default `workspace.json` in stateDir. */
   store?: WorkspaceStateStore;
 }
@@ -55,9 +65,10 @@ export class GitWorkspace implements ObservableWorkspace {
     private readonly stateDir: string,
     private readonly store: WorkspaceStateStore,
     private state: WorkspaceState,
+    configEnv: Record<string, string>,
   ) {
-    this.scratchDir = join(root, '.greenfix');
-    this.repo = { root, gitDir: state.gitDir, indexFile: join(stateDir, 'tree.index') };
+    this.scratchDir = join(stateDir, 'scratch');
+    this.repo = { root, gitDir: state.gitDir, indexFile: join(stateDir, 'tree.index'), configEnv };
     this.zeroOid = '0'.repeat(state.baseCommit.length);
   }
 
@@ -70,13 +81,18 @@ export class GitWorkspace implements ObservableWorkspace {
     return this.state.gitDir;
   }
 
+  /** The sandbox's git view, decided once when the workspace was first opened (sandbox-git-view.ts). */
+  get sandboxBinds(): readonly ReadOnlyBind[] {
+    return this.state.sandboxBinds ?? [];
+  }
+
   static async open(opts: GitWorkspaceOptions): Promise<GitWorkspace> {
     const root = resolve(opts.root);
     const stateDir = resolve(opts.stateDir);
     mkdirSync(stateDir, { recursive: true });
     const store = opts.store ?? fileWorkspaceStore(stateDir);
     const saved = store.load();
-    const gitDir = saved?.gitDir ?? (await git(['rev-parse', '--absolute-git-dir'], { cwd: root })).trim();
+    const gitDir = saved?.gitDir ?? opts.gitDir ?? (await git(['rev-parse', '--absolute-git-dir'], { cwd: root })).trim();
     const baseCommit = (
       await git(['rev-parse', '--verify', '--end-of-options', `${opts.baseCommit}^{commit}`], {
         cwd: root,
@@ -86,9 +102,14 @@ export class GitWorkspace implements ObservableWorkspace {
     if (saved && saved.baseCommit !== baseCommit) {
       throw new WorkspaceStateMismatchError(stateDir, saved.baseCommit, baseCommit);
     }
-    const state = saved ?? { gitDir, baseCommit, setAside: new Map(), artefacts: new Set<string>() };
-    if (!saved) store.save(state);
-    const ws = new GitWorkspace(root, stateDir, store, state);
+    const state: WorkspaceState = saved ?? { gitDir, baseCommit, setAside: new Map(), artefacts: new Set<string>() };
+    // Made once; again only when its files are gone (a job directory swept, then resumed).
+    if (!state.sandboxBinds || state.sandboxBinds.some((bind) => !existsSync(bind.source))) {
+      const viewOptions = { root, gitDir, baseCommit, viewDir: join(stateDir, 'sandbox-git') };
+      state.sandboxBinds = await makeSandboxGitView(opts.objectsWithin === undefined ? viewOptions : { ...viewOptions, objectsWithin: opts.objectsWithin });
+    }
+    if (saved?.sandboxBinds !== state.sandboxBinds) store.save(state);
+    const ws = new GitWorkspace(root, stateDir, store, state, await neutralFilterEnv(gitDir, root));
     ws.prepareScratchDir();
     await seedPrivateIndex(ws.repo, baseCommit);
     return ws;
@@ -171,10 +192,12 @@ export class GitWorkspace implements ObservableWorkspace {
     return this.baseEntries;
   }
 
-  /** The scratch dir ignores itself, so even a plain `git add -A` in the worktree skips it. */
+  /**
+   * Full command outputs live here, in the host's state dir, outside the worktree: the sandbox
+   * can neither read nor swap them (0700), so the host never follows a link a command planted.
+   */
   private prepareScratchDir(): void {
     mkdirSync(this.scratchDir, { recursive: true });
-    const ignore = join(this.scratchDir, '.gitignore');
-    if (!existsSync(ignore)) writeFileSync(ignore, '*\n');
+    chmodSync(this.scratchDir, 0o700);
   }
 }

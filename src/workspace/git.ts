@@ -30,14 +30,33 @@ export class GitError extends Error {
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 const DEFAULT_MAX_OUTPUT = 256 * 1024 * 1024;
 /**
- * Always on: the worktree may be owned by the sandbox uid while greenfix runs as root, and git's
- * ownership check would otherwise refuse every command.
+ * Always on. safe.directory: the worktree may be owned by the sandbox uid while greenfix runs as
+ * root, and git's ownership check would otherwise refuse every command. The rest: host-side git
+ * runs no command a repository (or the machine's config) chose: no hooks (post-checkout on
+ * `worktree add`), no fsmonitor, no attributes beyond the repository's own `.gitattributes`
+ * (whose `filter=` needs a driver in config, and only the repository's config is read: see
+ * `gitEnv` and `neutralFilterFlags`).
  */
-const BASE_CONFIG = ['-c', 'safe.directory=*'];
+export const HOST_GIT_CONFIG = [
+  '-c', 'safe.directory=*',
+  '-c', 'core.hooksPath=/dev/null',
+  '-c', 'core.fsmonitor=false',
+  '-c', 'core.attributesFile=/dev/null',
+] as const;
 
-/** The child's whole environment: a few basics, system config off, never a terminal prompt. */
+/**
+ * The child's whole environment: a few basics, no system or global config (a `filter.*` or
+ * `core.*` there would run in this unsandboxed process), no system attributes, never a prompt.
+ */
+export const HOST_GIT_ENV: Readonly<Record<string, string>> = {
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_ATTR_NOSYSTEM: '1',
+  GIT_TERMINAL_PROMPT: '0',
+};
+
 function gitEnv(extra: Record<string, string> | undefined): Record<string, string> {
-  const env: Record<string, string> = { GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
+  const env: Record<string, string> = { ...HOST_GIT_ENV };
   for (const key of ['PATH', 'HOME', 'LANG'] as const) {
     const value = process.env[key];
     if (value !== undefined) env[key] = value;
@@ -54,7 +73,7 @@ function gitEnv(extra: Record<string, string> | undefined): Record<string, strin
 export async function git(args: string[], opts: GitOptions): Promise<string> {
   const maxOutput = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   const result = await runProcess({
-    argv: ['git', ...BASE_CONFIG, ...args],
+    argv: ['git', ...HOST_GIT_CONFIG, ...args],
     cwd: opts.cwd,
     env: gitEnv(opts.env),
     timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,

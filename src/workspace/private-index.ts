@@ -9,10 +9,12 @@ export interface RepoHandle {
   gitDir: string;
   /** The private index file, never the worktree's own. */
   indexFile: string;
+  /** Config overrides as GIT_CONFIG_* variables: the repository's filter drivers off (neutral-filters.ts). */
+  configEnv?: Record<string, string>;
 }
 
 export function repoEnv(repo: RepoHandle, indexFile = repo.indexFile): Record<string, string> {
-  return { GIT_DIR: repo.gitDir, GIT_WORK_TREE: repo.root, GIT_INDEX_FILE: indexFile };
+  return { ...repo.configEnv, GIT_DIR: repo.gitDir, GIT_WORK_TREE: repo.root, GIT_INDEX_FILE: indexFile };
 }
 
 /**
@@ -20,7 +22,6 @@ export function repoEnv(repo: RepoHandle, indexFile = repo.indexFile): Record<st
  * command may run in this unsandboxed process, whatever a config says.
  */
 const QUOTED = ['-c', 'core.quotePath=on', '-c', 'core.fsmonitor=false'];
-const SCRATCH_EXCLUDE = ':(top,exclude).greenfix';
 
 export function runIn(repo: RepoHandle, args: string[], input?: string, indexFile?: string): Promise<string> {
   return git([...QUOTED, ...args], {
@@ -50,8 +51,8 @@ export async function seedPrivateIndex(repo: RepoHandle, baseCommit: string): Pr
 }
 
 /**
- * Brings the private index up to the working tree: everything git does not ignore, minus the
- * scratch dir. Entries that are ignored now and not in the base are dropped, so the result equals
+ * Brings the private index up to the working tree: everything git does not ignore (greenfix's
+ * scratch files live outside it). Entries that are ignored now and not in the base are dropped, so the result equals
  * a fresh `read-tree base && add -A` even when .gitignore changed after a file was first seen.
  * That check costs as much as the add itself, so it only runs when asked (`checkIgnored`, e.g.
  * the first refresh of a process) or when the add touched a .gitignore. Returns whether it ran.
@@ -62,7 +63,7 @@ export async function refreshPrivateIndex(
   zeroOid: string,
   checkIgnored: boolean,
 ): Promise<boolean> {
-  const added = await runIn(repo, ['-c', 'core.untrackedCache=true', 'add', '-A', '--verbose', '--', ':/', SCRATCH_EXCLUDE]);
+  const added = await runIn(repo, ['-c', 'core.untrackedCache=true', 'add', '-A', '--verbose', '--', ':/']);
   if (!checkIgnored && !/\.gitignore'?$/m.test(added)) return false;
   const ignored = await runIn(repo, ['ls-files', '--cached', '--ignored', '--exclude-standard']);
   const drop = ignored.split('\n').filter((p) => p !== '' && !base.has(p));

@@ -41,6 +41,9 @@ export class PushConflictError extends Error {
  * greenfix's previous attempt) but leased on the sha just read, so a human's push in between is
  * never overwritten: it becomes a PushConflictError.
  */
+/** The push as a dependency (the GitHub publisher's), so a process can wrap it. */
+export type PushBranch = (opts: PushBranchOptions) => Promise<{ pushed: boolean; previous: string | null }>;
+
 export async function pushBranch(opts: PushBranchOptions): Promise<{ pushed: boolean; previous: string | null }> {
   await assertPushable(opts);
   const ref = `refs/heads/${opts.branch}`;

@@ -1,5 +1,6 @@
 import type { TestEvidence } from '../verify/test-evidence.js';
 /** A checked-out tree the agent works in, with the verification bookkeeping of DESIGN §3.2. */
+import type { ReadOnlyBind } from '../sandbox/types.js';
 
 export interface VerifiedTree {
   tree: string;
@@ -59,6 +60,11 @@ export interface ObservableWorkspace extends Workspace {
    * from now on. Called before the write, so a crash in between keeps the edit in the tree.
    */
   release(path: string): void;
-  /** Directory for greenfix's own scratch files (full command outputs); never part of the tree. */
+  /**
+   * Directory for greenfix's own scratch files (full command outputs): host-owned, OUTSIDE the
+   * worktree, never visible to or writable by the sandbox.
+   */
   readonly scratchDir: string;
+  /** What the sandbox sees of git, decided once by the host (pass as `readOnlyBinds`). */
+  readonly sandboxBinds: readonly ReadOnlyBind[];
 }

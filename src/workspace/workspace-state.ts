@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { ReadOnlyBind } from '../sandbox/types.js';
 import type { SetAside } from './set-aside.js';
 import type { Artefacts } from './test-artefacts.js';
 
@@ -15,6 +16,8 @@ export interface WorkspaceState {
   setAside: SetAside;
   /** Test artefacts (test-artefacts.ts): out of the hash until the agent edits one. */
   artefacts: Artefacts;
+  /** The sandbox's git view (sandbox-git-view.ts), decided once; absent in states of older versions. */
+  sandboxBinds?: ReadOnlyBind[];
 }
 
 /**
@@ -33,15 +36,28 @@ export const WorkspaceRecordSchema = z.strictObject({
   baseCommit: z.string().regex(/^[0-9a-f]{40,64}$/),
   setAside: z.record(z.string(), z.string().nullable()),
   artefacts: z.array(z.string()).default([]),
+  sandboxBinds: z.array(z.strictObject({ source: z.string().min(1), target: z.string().min(1) })).optional(),
 });
 export type WorkspaceRecord = z.infer<typeof WorkspaceRecordSchema>;
 
 export function toRecord(state: WorkspaceState): WorkspaceRecord {
-  return { gitDir: state.gitDir, baseCommit: state.baseCommit, setAside: Object.fromEntries(state.setAside), artefacts: [...state.artefacts].sort() };
+  return {
+    gitDir: state.gitDir,
+    baseCommit: state.baseCommit,
+    setAside: Object.fromEntries(state.setAside),
+    artefacts: [...state.artefacts].sort(),
+    ...(state.sandboxBinds ? { sandboxBinds: state.sandboxBinds } : {}),
+  };
 }
 
 export function fromRecord(record: WorkspaceRecord): WorkspaceState {
-  return { gitDir: record.gitDir, baseCommit: record.baseCommit, setAside: new Map(Object.entries(record.setAside)), artefacts: new Set(record.artefacts) };
+  return {
+    gitDir: record.gitDir,
+    baseCommit: record.baseCommit,
+    setAside: new Map(Object.entries(record.setAside)),
+    artefacts: new Set(record.artefacts),
+    ...(record.sandboxBinds ? { sandboxBinds: record.sandboxBinds } : {}),
+  };
 }
 
 const StateFile = WorkspaceRecordSchema.extend({ version: z.literal(1) });

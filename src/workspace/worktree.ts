@@ -1,7 +1,8 @@
-import { existsSync, realpathSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { git } from './git.js';
 import { GitWorkspace } from './git-workspace.js';
+import { neutralFilterEnv } from './neutral-filters.js';
 import type { WorkspaceStateStore } from './workspace-state.js';
 
 export interface AddWorktreeOptions {
@@ -12,6 +13,8 @@ export interface AddWorktreeOptions {
   /** Any commit-ish; the worktree is detached there and it becomes the base commit. */
   ref: string;
   stateDir: string;
+  /** Where the repository's object store must lie (realpath): `<workdir>/mirrors` for jobs. */
+  objectsWithin?: string;
   /** Where the workspace keeps its state; default `workspace.json` in stateDir. */
   store?: WorkspaceStateStore;
 }
@@ -19,7 +22,9 @@ export interface AddWorktreeOptions {
 /**
  * Checks `ref` out in a new detached worktree. A fresh worktree holds only tracked files (no
  * node_modules): the setup command installs dependencies. Calling it again for a worktree that
- * exists (a resumed job) reopens it instead of failing.
+ * exists (a resumed job) reopens it instead of failing. The checkout runs no filter driver and no
+ * hook (HOST_GIT_CONFIG, neutralFilterEnv). The worktree's git dir is found in the repository's
+ * own bookkeeping, never by reading the worktree's `.git` file.
  */
 export async function addWorktree(opts: AddWorktreeOptions): Promise<GitWorkspace> {
   const path = resolve(opts.path);
@@ -27,19 +32,48 @@ export async function addWorktree(opts: AddWorktreeOptions): Promise<GitWorkspac
     await git(['rev-parse', '--verify', '--end-of-options', `${opts.ref}^{commit}`], { cwd: opts.repo })
   ).trim();
   if (!(await isWorktreeOf(opts.repo, path))) {
-    await git(['worktree', 'add', '--detach', '--', path, commit], { cwd: opts.repo });
+    const env = await neutralFilterEnv(await commonDir(opts.repo), opts.repo);
+    await git(['worktree', 'add', '--detach', '--', path, commit], { cwd: opts.repo, env });
   }
-  return GitWorkspace.open({ root: path, baseCommit: commit, stateDir: opts.stateDir, ...(opts.store ? { store: opts.store } : {}) });
+  const gitDir = await adminDirOf(opts.repo, path);
+  return GitWorkspace.open({
+    root: path,
+    baseCommit: commit,
+    stateDir: opts.stateDir,
+    ...(opts.store ? { store: opts.store } : {}),
+    ...(gitDir ? { gitDir } : {}),
+    ...(opts.objectsWithin === undefined ? {} : { objectsWithin: opts.objectsWithin }),
+  });
 }
 
-/** Removes the worktree and its files, whatever they contain, and forgets it in the repo. */
+/**
+ * Removes the worktree and its files, whatever they contain (a `.git` file rewritten by the
+ * sandbox included), then has the repository forget it: the directory goes first, and
+ * `git worktree prune` drops every admin dir whose worktree no longer exists.
+ */
 export async function removeWorktree(repo: string, path: string): Promise<void> {
-  const target = resolve(path);
-  if (await isWorktreeOf(repo, target)) {
-    await git(['worktree', 'remove', '--force', '--force', '--', target], { cwd: repo });
-  }
-  rmSync(target, { recursive: true, force: true });
+  rmSync(resolve(path), { recursive: true, force: true });
   await git(['worktree', 'prune'], { cwd: repo });
+}
+
+async function commonDir(repo: string): Promise<string> {
+  return realpathSync(resolve(repo, (await git(['rev-parse', '--git-common-dir'], { cwd: repo })).trim()));
+}
+
+/** `<common>/worktrees/<name>` whose `gitdir` file names `<path>/.git`: the repository's record. */
+async function adminDirOf(repo: string, path: string): Promise<string | null> {
+  const worktrees = join(await commonDir(repo), 'worktrees');
+  if (!existsSync(worktrees)) return null;
+  const real = realpathSync(path);
+  for (const name of readdirSync(worktrees)) {
+    try {
+      const dotGit = readFileSync(join(worktrees, name, 'gitdir'), 'utf8').trim();
+      if (resolve(dotGit) === join(real, '.git') || resolve(dotGit) === join(path, '.git')) return join(worktrees, name);
+    } catch {
+      /* not a worktree entry */
+    }
+  }
+  return null;
 }
 
 async function isWorktreeOf(repo: string, path: string): Promise<boolean> {

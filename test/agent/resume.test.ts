@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createCrashPoints } from '../../src/agent/crash-points.js';
+import { crashingJournal } from '../../src/agent/crashing-journal.js';
 import { readJournal } from '../../src/agent/journal.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { NOT_STARTED, OUTCOME_UNKNOWN } from '../../src/agent/resume-repair.js';
@@ -9,10 +9,13 @@ import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
 import type { ChatModel, ChatRequest, ToolMessage } from '../../src/model/types.js';
 import type { Tool } from '../../src/agent/tools/types.js';
-import { tempDir, testDeps, type TempDir } from './helpers/deps.js';
+import { createCrashPoints } from '../../src/util/crash-points.js';
+import { tempDir, testDeps, type TempDir, type TestDeps } from './helpers/deps.js';
 import { finishTool, lookTool, testsTool, writeTool } from './helpers/test-tools.js';
 
 class Killed extends Error {}
+/** The deps with the journal a GREENFIX_CRASH_AT process gets (cli/crash-wrappers.ts). */
+const crashing = (deps: TestDeps, crashPoints: ReturnType<typeof createCrashPoints>): TestDeps => ({ ...deps, journal: crashingJournal(deps.journal, crashPoints) });
 const input = { task: 'fix it', systemPrompt: 'sys' };
 
 /** The real ScriptedModel (turn = number of assistant messages sent), keeping the requests. */
@@ -41,8 +44,8 @@ describe('resume', () => {
     const crashPoints = createCrashPoints({ GREENFIX_CRASH_AT: point }, () => {
       throw new Killed();
     });
-    const deps = testDeps(tmp, recording(turns), tools, { crashPoints, execute: undefined });
-    await expect(runAgent(deps, input)).rejects.toThrow(Killed);
+    const deps = testDeps(tmp, recording(turns), tools, { execute: undefined });
+    await expect(runAgent(crashing(deps, crashPoints), input)).rejects.toThrow(Killed);
     deps.journal.close();
   }
 
@@ -95,8 +98,8 @@ describe('resume', () => {
     const crashPoints = createCrashPoints({ GREENFIX_CRASH_AT: 'after_model' }, () => {
       throw new Killed();
     });
-    const again = testDeps(tmp, recording(turns), tools, { crashPoints, execute: undefined });
-    await expect(resumeAgent(again, readJournal(journalPath()))).rejects.toThrow(Killed);
+    const again = testDeps(tmp, recording(turns), tools, { execute: undefined });
+    await expect(resumeAgent(crashing(again, crashPoints), readJournal(journalPath()))).rejects.toThrow(Killed);
     again.journal.close();
     const { outcome, model } = await resume(turns);
     expect(outcome).toMatchObject({ status: 'gave_up', steps: 3 });

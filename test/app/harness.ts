@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { pino } from 'pino';
 import { ProbotOctokit } from 'probot';
-import { createCrashPoints } from '../../src/agent/crash-points.js';
+import { noEffectWrappers } from '../../src/cli/crash-wrappers.js';
 import { startApp, type RunningApp } from '../../src/cli/start-app.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
@@ -114,7 +114,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.jobRetentionMs === undefined ? {} : { jobRetentionMs: options.jobRetentionMs }),
     ...(options.queueRetentionMs === undefined ? {} : { queueRetentionMs: options.queueRetentionMs }),
     workerId: 'test-worker',
-    crashPoints: createCrashPoints({}),
+    wrap: noEffectWrappers,
     Octokit: options.Octokit ?? UNTHROTTLED_OCTOKIT,
     timings: { leaseMs: 10_000, heartbeatMs: 500, pollMs: 50, progressIntervalMs: 0 },
   });

@@ -74,7 +74,7 @@ describe('SIGTERM while a job runs a long sandboxed command', () => {
     const first = f.spawn(FAST_STOP);
     processes.push(first);
     const url = await within(first.url, 30_000, 'first start');
-    const commandOutput = (file: string) => /\.greenfix\/run-\d+\.log$/.test(file);
+    const commandOutput = (file: string) => /\/scratch\/run-\d+\.log$/.test(file);
     const sleeping = whenUnder(f.env.GREENFIX_WORKDIR!, commandOutput, () => processesUnder(f.dir).find((p) => p.what.startsWith(SLEEP)) ?? null, 40_000);
     expect((await f.label(url, ISSUE, 'delivery-1')).status).toBe(200);
     const sleep = await sleeping;

@@ -23,6 +23,11 @@ describe('imports in src/', () => {
     expect(fs.readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => path.basename(f) === 'index.ts')).toEqual([]);
   });
 
+  it('has crash points only in the wrappers: no production interface carries them', () => {
+    const users = edges.filter((e) => e.to === 'util/crash-points.ts').map((e) => e.from);
+    expect([...new Set(users)].sort()).toEqual(['agent/crashing-journal.ts', 'cli/crash-wrappers.ts', 'fix/crashing-fix.ts', 'github/crashing-host.ts', 'workspace/crashing-push.ts']);
+  });
+
   it('has no cycle', () => {
     expect(importCycles(edges).map((cycle) => cycle.join(' → '))).toEqual([]);
   });

@@ -52,10 +52,11 @@ export function writeScript(dir: string, turns: Array<Array<[string, unknown]>>)
 }
 
 /** Runs the built CLI as a real process with a clean environment. */
-export function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
+export function runCli(args: string[], env: Record<string, string>, cwd?: string): Promise<CliRun> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir(), ...env },
+      ...(cwd ? { cwd } : {}),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

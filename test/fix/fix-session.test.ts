@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { noCrashPoints } from '../../src/agent/crash-points.js';
+import { noFixWrappers } from '../../src/fix/fix-wrappers.js';
+import { pushBranch } from '../../src/workspace/push-branch.js';
 import { localSessionInput } from '../../src/cli/local-session.js';
 import { parseFixOptions } from '../../src/cli/fix-options.js';
 import { locateRun, openLocalState } from '../../src/cli/local-run.js';
@@ -40,9 +41,9 @@ function job(): Job {
   };
 }
 
-/** What the agent and runFix get, minus what is the caller's by design (callbacks, publisher, journal path, state). */
+/** What the agent and runFix get, minus what is the caller's by design (callbacks, publisher, journal path and opener, state). */
 function comparable(deps: FixDeps) {
-  const { onPhase: _p, onBaseline: _b, publisher: _pub, paths: _paths, state: _state, crashPoints: _c, agent, tests, ...rest } = deps;
+  const { onPhase: _p, onBaseline: _b, publisher: _pub, paths: _paths, state: _state, openJournal: _o, agent, tests, ...rest } = deps;
   // How the base is named is the caller's ("main" in a job, "main @ 1a2b3c4" in the CLI); the rest of the baseline policy is shared.
   const { where: _w, ...testsPolicy } = tests ?? { where: '' };
   const { onEvent: _e, tools, toolContext, config, ...agentRest } = agent;
@@ -76,7 +77,7 @@ async function bothAssemblies(files: Record<string, string>, repoConfig: unknown
   const reporter = new JobReporter({ host, report: newJobReport('job-1', 'issue', 3, config.max_steps), now, minIntervalMs: 0, onError: () => undefined });
   const env = {
     workdir, sandbox, fileOwner: owner, model, hostFor: async () => host, readConfig: async () => null,
-    queue: { listBySubject: async () => [] }, crashPoints: noCrashPoints, now, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, progressIntervalMs: 0,
+    queue: { listBySubject: async () => [] }, push: pushBranch, wrap: noFixWrappers, now, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, progressIntervalMs: 0,
   };
   const jobCommands = fixCommands(root, undefined, { verify: config.verify, setup: config.setup });
   const input = { env, job: job(), config, host, files: files_, state: openJobState(files_), target: plan.target, reporter, signal: new AbortController().signal };

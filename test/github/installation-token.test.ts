@@ -69,10 +69,10 @@ describe('installation tokens against the fake GitHub', () => {
     nock.disableNetConnect();
     nockFakeGitHub(state);
     const installation = new ProbotOctokit({ auth: { ...testAppCredentials(), installationId: 5 }, throttle: { enabled: false } });
-    const git = await mintInstallationToken(installation, gitTokenScope(42));
+    const git = await mintInstallationToken(installation, 5, gitTokenScope(42));
     expect(git.token).toBe(state.token);
     expect(Date.parse(git.expiresAt)).toBeGreaterThan(Date.now());
-    const rest = scopedOctokit(installation, renewingToken({ mint: () => mintInstallationToken(installation, restTokenScope(42)), now: Date.now }));
+    const rest = scopedOctokit(installation, renewingToken({ mint: () => mintInstallationToken(installation, 5, restTokenScope(42)), now: Date.now }));
     await rest.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner: state.owner, repo: state.repo, issue_number: 1 });
     await rest.rest.issues.createComment({ owner: state.owner, repo: state.repo, issue_number: 1, body: 'hi' });
     expect(state.tokenRequests.map((t) => t.body)).toEqual([

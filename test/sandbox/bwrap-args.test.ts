@@ -9,7 +9,10 @@ const plan: BwrapPlan = {
   networkEtc: ['/etc/resolv.conf', '/etc/ssl'],
   extraReadOnly: ['/opt/tool'],
   network: false,
-  gitCommonDir: '/srv/mirror.git',
+  readOnlyBinds: [
+    { source: '/srv/mirror.git', target: '/srv/mirror.git' },
+    { source: '/srv/state/sandbox-git', target: '/srv/mirror.git/worktrees/x' },
+  ],
   workspace: '/srv/mirror.git/greenfix/runs/x',
   cwd: '/srv/mirror.git/greenfix/runs/x/pkg',
   home: '/tmp/home',
@@ -46,6 +49,13 @@ describe('buildBwrapArgs', () => {
     expect(triple(args, '--ro-bind', '/opt/tool')).toBeGreaterThan(tmpfs);
     expect(triple(args, '--bind', plan.workspace)).toBeGreaterThan(triple(args, '--ro-bind', '/srv/mirror.git'));
     expect(triple(args, '--chdir', plan.cwd)).toBeGreaterThan(-1);
+  });
+
+  it('binds each host-decided read-only path at its target, in order, before the workspace', () => {
+    const view = triple(args, '--ro-bind', '/srv/state/sandbox-git');
+    expect(args[view + 2]).toBe('/srv/mirror.git/worktrees/x');
+    expect(view).toBeGreaterThan(triple(args, '--ro-bind', '/srv/mirror.git'));
+    expect(triple(args, '--bind', plan.workspace)).toBeGreaterThan(view);
   });
 
   it('clears the environment before setting the allow-list, and runs the command through bash', () => {

@@ -6,6 +6,7 @@ import { SandboxRequestError } from '../../src/sandbox/errors.js';
 import { prepareWorkspaceOwnership, sandboxFileOwner } from '../../src/sandbox/ownership.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { createUnsandboxed } from '../../src/sandbox/unsandboxed.js';
+import { addWorktree } from '../../src/workspace/worktree.js';
 import { isRoot, processesMatching, TempDirs } from './fixtures.js';
 
 const temp = new TempDirs();
@@ -124,18 +125,25 @@ describe('bwrap sandbox', () => {
     await expect(run('true', { cwd: '..' })).rejects.toMatchObject({ reason: 'cwd-outside-workspace' });
   });
 
-  it('runs git in a linked worktree: the git common dir is visible read-only', async () => {
+  it("runs git in a linked worktree through the host-decided git view, read-only", async () => {
     const base = temp.make('greenfix-git-');
     chmodSync(base, 0o755);
     const git = (args: string) =>
       createUnsandboxed().run({ command: `git -c user.name=t -c user.email=t@e ${args}`, workspace: base, timeoutMs: 10_000 });
     await git('init -q repo && cd repo && echo a > a && git add a && git -c user.name=t -c user.email=t@e commit -qm a');
-    await git('-C repo worktree add -q ../wt');
-    const wt = join(base, 'wt');
-    await prepareWorkspaceOwnership(wt, sandboxFileOwner());
-    const r = await sandbox.run({ command: 'echo b >> a; git status --short; touch ../repo/.git/x', workspace: wt, timeoutMs: 10_000 });
-    expect(r.stdout).toBe(' M a\n');
-    expect(r.stderr).toMatch(/Read-only file system|Permission denied/);
+    const ws = await addWorktree({ repo: join(base, 'repo'), path: join(base, 'wt'), ref: 'HEAD', stateDir: join(base, 'state') });
+    await prepareWorkspaceOwnership(ws.root, sandboxFileOwner());
+    const r = await sandbox.run({
+      command: 'echo b >> a; git status --short; git log --format=%s; touch ../repo/.git/x ../repo/.git/objects/x; cat ../repo/.git/config',
+      workspace: ws.root,
+      readOnlyBinds: ws.sandboxBinds,
+      timeoutMs: 10_000,
+    });
+    expect(r.stdout).toBe(' M a\na\n');
+    expect(r.stderr).toMatch(/touch: cannot touch '..\/repo\/.git\/objects\/x': (Read-only file system|Permission denied)/);
+    // What bwrap made around the mount points lives in the sandbox's own root, never on the host.
+    expect(existsSync(join(base, 'repo/.git/x'))).toBe(false);
+    expect(r.stderr).toMatch(/cat: ..\/repo\/.git\/config: No such file or directory/);
   });
 
   it('has a private /tmp', async () => {

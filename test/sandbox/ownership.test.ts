@@ -1,7 +1,6 @@
 import { chmodSync, lstatSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isReachableBy, prepareWorkspaceOwnership, SANDBOX_OWNER, sandboxFileOwner } from '../../src/sandbox/ownership.js';
-import { gitCommonDirOf } from '../../src/sandbox/git-common-dir.js';
 import { isRoot, TempDirs } from './fixtures.js';
 
 const temp = new TempDirs();
@@ -42,17 +41,5 @@ describe('isReachableBy', () => {
     expect(isReachableBy(join(top, 'inner'), { uid: 65534, gid: 65534 })).toBe(process.getuid?.() === 65534);
     chmodSync(top, 0o711);
     expect(isReachableBy(join(top, 'inner'), { uid: 65534, gid: 65534 })).toBe(true);
-  });
-});
-
-describe('gitCommonDirOf', () => {
-  it("follows a worktree's .git file to the common dir, and ignores an ordinary .git directory", () => {
-    const base = temp.make('greenfix-gitdir-');
-    mkdirSync(join(base, 'repo/.git/worktrees/wt'), { recursive: true });
-    writeFileSync(join(base, 'repo/.git/worktrees/wt/commondir'), '../..\n');
-    mkdirSync(join(base, 'wt'));
-    writeFileSync(join(base, 'wt/.git'), `gitdir: ${join(base, 'repo/.git/worktrees/wt')}\n`);
-    expect(gitCommonDirOf(join(base, 'wt'))).toBe(join(base, 'repo/.git'));
-    expect(gitCommonDirOf(join(base, 'repo'))).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
-import { chownSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chownSync, existsSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { git } from '../../src/workspace/git.js';
 import { GitWorkspace } from '../../src/workspace/git-workspace.js';
 import { makeRepo, rev, TempDirs, treeOfCommitInCopy, writeFiles } from './helpers.js';
@@ -49,12 +49,14 @@ describe('GitWorkspace.treeHash', () => {
     expect(await ws.treeHash()).toBe(await treeOfCommitInCopy(root, temp.make()));
   });
 
-  it('never includes the scratch dir, which also ignores itself for a plain git add -A', async () => {
+  it('keeps the scratch dir outside the worktree (host-owned, 0700), so it is never in the tree', async () => {
     const { root, ws, baseTree } = await setup();
-    expect(ws.scratchDir).toBe(join(root, '.greenfix'));
+    expect(relative(root, ws.scratchDir).startsWith('..')).toBe(true);
+    expect(statSync(ws.scratchDir).mode & 0o777).toBe(0o700);
     writeFiles(ws.scratchDir, { 'run-1.log': 'output\n', 'nested/x.txt': 'x\n' });
     expect(await ws.treeHash()).toBe(baseTree);
     expect(await git(['status', '--porcelain'], { cwd: root })).toBe('');
+    expect(existsSync(join(root, '.greenfix'))).toBe(false);
   });
 
   it('never touches the worktree’s own index', async () => {

@@ -1,4 +1,4 @@
-import { chownSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chownSync, closeSync, constants, fstatSync, ftruncateSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 
 export type FileOwner = { uid: number; gid: number } | null;
@@ -23,7 +23,19 @@ export function createFile(abs: string, content: string, owner: FileOwner): void
   if (owner) chownSync(abs, owner.uid, owner.gid);
 }
 
-/** Rewrites an existing file in place, so its mode, owner and hard links stay as they were. */
+/**
+ * Rewrites an existing file in place, so its mode, owner and hard links stay as they were. Opened
+ * with O_NONBLOCK and fstat-checked: something other than a regular file is never written (nor
+ * waited on), even if it replaced the file after it was read.
+ */
 export function rewriteFile(abs: string, content: string): void {
-  writeFileSync(abs, content);
+  const fd = openSync(abs, constants.O_WRONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${abs} is no longer a regular file: not written`);
+    writeFileSync(fd, content);
+    // Truncated after the check, not by O_TRUNC at open (which would act before it).
+    ftruncateSync(fd, Buffer.byteLength(content));
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cutLongLines } from '../../util/clip.js';
 import { resolveInWorkspace } from './paths.js';
+import { scratchFileOf } from './scratch.js';
 import { loadTextFile, numberLine, splitLines } from './text-file.js';
 import type { Tool } from './types.js';
 
@@ -18,7 +19,9 @@ export const readFileTool: Tool<typeof schema> = {
   schema,
   readOnly: true,
   async execute(args, ctx) {
-    const { abs, rel } = resolveInWorkspace(ctx.workspace.root, args.path);
+    // A command's full output (the path its result printed) lives outside the worktree, read-only.
+    const scratch = scratchFileOf(ctx.workspace.scratchDir, args.path);
+    const { abs, rel } = scratch ? { abs: scratch, rel: scratch } : resolveInWorkspace(ctx.workspace.root, args.path);
     const { text } = loadTextFile(abs, rel);
     const lines = splitLines(text.startsWith('\uFEFF') ? text.slice(1) : text);
     const total = lines.length;

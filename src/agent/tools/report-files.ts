@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import type { Sandbox } from '../../sandbox/types.js';
+import { openRegularFile, readFd } from '../../util/regular-file.js';
 import type { ReportFile } from '../../verify/test-report.js';
 import type { ObservableWorkspace } from '../../workspace/types.js';
 import { claimScratchFile } from './scratch.js';
@@ -26,7 +27,12 @@ export async function collectReportFiles(deps: { workspace: ObservableWorkspace;
   if (r.timedOut || r.aborted) return [];
   let text: string;
   try {
-    text = readFileSync(outputFile).subarray(0, MAX_TOTAL_BYTES).toString('utf8');
+    const fd = openRegularFile(outputFile, 'read');
+    try {
+      text = readFd(fd, MAX_TOTAL_BYTES).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return [];
   }

@@ -1,14 +1,15 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { z } from 'zod';
 import type { SandboxResult } from '../../sandbox/types.js';
 import { clipHeadTail } from '../../util/clip.js';
+import { openRegularFile, readFd } from '../../util/regular-file.js';
 import { parseReport } from '../../verify/parse-report.js';
 import type { TestEvidence } from '../../verify/test-evidence.js';
 import { decideVerification, needsRerun, type RunOutcome } from '../../verify/verify-policy.js';
 import { describeExit, lastLines } from './command-output.js';
 import { artefactNote } from './artefact-note.js';
 import { collectReportFiles } from './report-files.js';
-import { claimScratchFile, relativeToRoot } from './scratch.js';
+import { claimScratchFile } from './scratch.js';
 import { testChangeLines } from './test-verdict-text.js';
 import type { Tool, ToolContext, ToolResult } from './types.js';
 
@@ -19,18 +20,17 @@ const REPORT_READ_BYTES = 16 * 1024 * 1024;
 
 const schema = z.object({});
 
+/** The start or end of a host-owned scratch file (outside the worktree), opened without following links. */
 function readRange(file: string, fromEnd: boolean, max: number): string | null {
   try {
-    const size = statSync(file).size;
-    const length = Math.min(size, max);
-    const buf = Buffer.alloc(length);
-    const fd = openSync(file, 'r');
+    const fd = openRegularFile(file, 'read');
+    let buf: Buffer;
     try {
-      readSync(fd, buf, 0, length, fromEnd ? size - length : 0);
+      buf = readFd(fd, max, fromEnd);
     } finally {
       closeSync(fd);
     }
-    return length > 0 ? buf.toString('utf8') : null;
+    return buf.length > 0 ? buf.toString('utf8') : null;
   } catch {
     return null;
   }
@@ -64,7 +64,15 @@ async function runOnce(ctx: ToolContext, command: string): Promise<OneRun> {
   const outputFile = claimScratchFile(workspace.scratchDir, 'tests');
   const before = await workspace.treeHash();
   const observed = await workspace.observe(
-    () => ctx.sandbox.run({ command, workspace: workspace.root, timeoutMs: limits.testTimeoutSec * 1000, outputFile, signal: ctx.signal }),
+    () =>
+      ctx.sandbox.run({
+        command,
+        workspace: workspace.root,
+        readOnlyBinds: workspace.sandboxBinds,
+        timeoutMs: limits.testTimeoutSec * 1000,
+        outputFile,
+        signal: ctx.signal,
+      }),
     'tests',
   );
   const after = await workspace.treeHash();
@@ -88,7 +96,7 @@ const untouched = (run: OneRun) => run.changed.length === 0 && run.after === run
  * the base and fails now gets one rerun: if it passes there it is flaky, not broken.
  */
 async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> {
-  const { workspace, limits } = ctx;
+  const { limits } = ctx;
   const mode = ctx.tests?.mode ?? 'all_pass';
   const baseline = ctx.tests?.baseline ?? null;
   const first = await runOnce(ctx, command);
@@ -97,7 +105,7 @@ async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> 
   const decision = decideVerification(mode, baseline, first.outcome, rerun?.outcome ?? null);
   const tail = clipHeadTail(outputTail(last.outputFile, last.r), Math.max(500, limits.outputChars - 500));
   const notes = artefactNote([...first.artefacts, ...(rerun?.artefacts ?? [])]);
-  const full = `[full output: ${relativeToRoot(workspace.root, last.outputFile)}]${notes}`;
+  const full = `[full output: ${last.outputFile} (read_file it)]${notes}`;
   // Without a readable report (and no policy to explain), the output is what it always was.
   const readable = first.outcome.report !== null || decision.fallback !== null;
   const changes = readable ? `${testChangeLines(first.outcome.report, decision.comparison)}\n` : '';
@@ -109,7 +117,7 @@ async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> 
   const changedFiles = [...first.changed, ...(rerun?.changed ?? [])];
   if (!untouched(first) || (rerun && !untouched(rerun)) || last.after !== first.before) {
     const which = changedFiles.length > 0 ? `: ${changedFiles.join(', ')}` : '';
-    return { ok: false, output: `tests passed, but the test run changed source files${which} — verification void. Make the tests leave sources alone, or revert what they changed, then run_tests again.\n${full}` };
+    return { ok: false, output: `tests passed, but the test run changed source files${which} — verification void. Make the tests leave sources alone, or revert what they changed, then run_tests again. If one is an output of the tests (a log, a report) that a run command made first, delete it and run_tests again: what run_tests itself creates is a test artefact, left out of the tree.\n${full}` };
   }
   const exitCode = rerun && rerun.outcome.exitCode === 0 ? 0 : first.outcome.exitCode;
   const tests: TestEvidence = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formatCommandOutput } from './command-output.js';
-import { claimScratchFile, relativeToRoot } from './scratch.js';
+import { claimScratchFile } from './scratch.js';
 import type { Tool } from './types.js';
 
 const schema = z.object({
@@ -20,13 +20,14 @@ export const runTool: Tool<typeof schema> = {
     const r = await ctx.sandbox.run({
       command: args.command,
       workspace: workspace.root,
+      readOnlyBinds: workspace.sandboxBinds,
       timeoutMs: Math.round(timeoutSec * 1000),
       outputFile,
       signal: ctx.signal,
     });
     return {
       ok: r.exitCode === 0,
-      output: formatCommandOutput(r, timeoutSec, limits.outputChars, relativeToRoot(workspace.root, outputFile)),
+      output: formatCommandOutput(r, timeoutSec, limits.outputChars, outputFile),
     };
   },
 };

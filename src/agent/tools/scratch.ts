@@ -1,9 +1,10 @@
 import { closeSync, mkdirSync, openSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /**
  * Claims the next free `<prefix>-<n>.log` in the scratch dir (`wx`: two calls never share one),
- * so every command's full output stays readable afterwards with read_file.
+ * so every command's full output stays readable afterwards with read_file. The scratch dir is the
+ * host's (the workspace's state dir), outside the worktree: the sandbox cannot see or swap it.
  */
 export function claimScratchFile(scratchDir: string, prefix: string): string {
   mkdirSync(scratchDir, { recursive: true });
@@ -20,5 +21,13 @@ export function claimScratchFile(scratchDir: string, prefix: string): string {
   }
 }
 
-/** How the model names a scratch file: relative to the root, for read_file. */
-export const relativeToRoot = (root: string, file: string): string => relative(root, file).split('\\').join('/');
+const SCRATCH_NAME = /^(run|tests)-\d+\.log$/;
+
+/**
+ * The scratch file a model-given path names (the absolute path a tool result printed), or null.
+ * read_file reads it read-only; nothing writes it but the host.
+ */
+export function scratchFileOf(scratchDir: string, input: string): string | null {
+  const path = resolve(input.trim());
+  return input.trim().startsWith('/') && dirname(path) === resolve(scratchDir) && SCRATCH_NAME.test(basename(path)) ? path : null;
+}

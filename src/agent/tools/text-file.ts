@@ -1,4 +1,5 @@
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, statSync, type Stats } from 'node:fs';
+import { readFd } from '../../util/regular-file.js';
 import { ToolRefusal } from './errors.js';
 
 /** Files above this are not loaded whole; the model can use `search` or `run` (head, sed). */
@@ -34,17 +35,37 @@ export function statOrNull(abs: string): Stats | null {
 
 /**
  * Loads a workspace file as text, refusing what would be corrupted by a round trip through a
- * JS string: NUL bytes (binary) and invalid UTF-8 (Latin-1 and friends).
+ * JS string: NUL bytes (binary) and invalid UTF-8 (Latin-1 and friends). Opened with O_NONBLOCK
+ * and checked with fstat on the descriptor: a FIFO or device is refused and never blocks, even
+ * if one replaced the file after the path was resolved.
  */
 export function loadTextFile(abs: string, rel: string): TextFile {
   const stats = statOrNull(abs);
   if (!stats) throw new ToolRefusal('not_found', `${rel}: no such file; use list_files or search to find it`);
-  if (stats.isDirectory()) throw new ToolRefusal('is_directory', `${rel}: is a directory: use list_files`);
-  if (!stats.isFile()) throw new ToolRefusal('not_a_file', `${rel}: not a regular file`);
-  if (stats.size > MAX_TEXT_BYTES) {
-    throw new ToolRefusal('too_large', `${rel}: ${stats.size} bytes, too large to load; use search, or run with head/sed`);
+  if (stats.isFile()) return readOpened(abs, rel);
+  return refuseNonFile(stats, rel);
+}
+
+function readOpened(abs: string, rel: string): TextFile {
+  const fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return refuseNonFile(stats, rel);
+    if (stats.size > MAX_TEXT_BYTES) {
+      throw new ToolRefusal('too_large', `${rel}: ${stats.size} bytes, too large to load; use search, or run with head/sed`);
+    }
+    return decodeText(readFd(fd, stats.size), stats, rel);
+  } finally {
+    closeSync(fd);
   }
-  const bytes = readFileSync(abs);
+}
+
+function refuseNonFile(stats: Stats, rel: string): never {
+  if (stats.isDirectory()) throw new ToolRefusal('is_directory', `${rel}: is a directory: use list_files`);
+  throw new ToolRefusal('not_a_file', `${rel}: not a regular file (a FIFO, device or socket): not read`);
+}
+
+function decodeText(bytes: Buffer, stats: Stats, rel: string): TextFile {
   const text = isBinary(bytes) ? null : decodeUtf8(bytes);
   if (text === null) {
     throw new ToolRefusal('binary', `${rel}: binary file, ${bytes.length} bytes (not UTF-8 text); inspect it with run (e.g. xxd, iconv)`);

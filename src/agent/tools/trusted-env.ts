@@ -10,6 +10,7 @@ export function trustedEnv(path: string = process.env.PATH ?? '/usr/bin:/bin'): 
     LC_ALL: 'C.UTF-8',
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_ATTR_NOSYSTEM: '1',
     GIT_OPTIONAL_LOCKS: '0',
     GIT_TERMINAL_PROMPT: '0',
   };
@@ -25,7 +26,13 @@ export function trustedGitEnv(ws: { root: string; gitDir: string }, path?: strin
   return { ...trustedEnv(path), GIT_DIR: ws.gitDir, GIT_WORK_TREE: ws.root };
 }
 
-export const SAFE_GIT_FLAGS = ['-c', 'core.fsmonitor=false', '-c', 'safe.directory=*', '-c', 'core.quotePath=false'];
+export const SAFE_GIT_FLAGS = [
+  '-c', 'core.fsmonitor=false',
+  '-c', 'safe.directory=*',
+  '-c', 'core.quotePath=false',
+  '-c', 'core.hooksPath=/dev/null',
+  '-c', 'core.attributesFile=/dev/null',
+];
 
 /** Timeout of one search or listing. */
 export const TRUSTED_TIMEOUT_MS = 30_000;

@@ -43,7 +43,8 @@ describe('run_tests and finish', () => {
     const r = await runTests('echo "expected 1, got 2" >&2; exit 1');
     expect(r.ok).toBe(false);
     expect(r.verified).toBeUndefined();
-    expect(r.output).toMatch(/^tests failed \(exit code: 1\): not verified\.\nexpected 1, got 2\n\[full output: \.greenfix\/tests-1\.log\]$/);
+    const log = join(fx.workspace.scratchDir, 'tests-1.log');
+    expect(r.output).toBe(`tests failed (exit code: 1): not verified.\nexpected 1, got 2\n[full output: ${log} (read_file it)]`);
     expect(readFileSync(join(fx.workspace.scratchDir, 'tests-1.log'), 'utf8')).toBe('expected 1, got 2\n');
   });
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runTool } from '../../../src/agent/tools/run.js';
+import { readFileTool } from '../../../src/agent/tools/read-file.js';
 import { LIMITS, makeFixture, type Fixture } from './helpers/context.js';
 
 describe('run', () => {
@@ -21,12 +22,14 @@ describe('run', () => {
     expect(r.ok).toBe(true);
     expect(r.output).toMatch(/^exit code: 0\n--- stdout ---\n1\n2\n/);
     expect(r.output).toMatch(/bytes elided/);
-    expect(r.output).toMatch(/\n20000\n\[output clipped; full output in \.greenfix\/run-1\.log \(read_file it with offset\)\]$/);
-    const file = /full output in (\.greenfix\/run-\d+\.log)/.exec(r.output)?.[1];
-    expect(file).toBeDefined();
-    const full = readFileSync(join(fx.root, file!), 'utf8');
+    const scratch = join(fx.workspace.scratchDir, 'run-1.log');
+    expect(r.output.endsWith(`\n20000\n[output clipped; full output in ${scratch} (read_file it with offset)]`)).toBe(true);
+    const full = readFileSync(scratch, 'utf8');
     expect(full.split('\n')).toHaveLength(20001);
     expect(full.endsWith('19999\n20000\n')).toBe(true);
+    // The model reads it with read_file, although it lies outside the worktree.
+    const read = await readFileTool.execute({ path: scratch, offset: 19999 }, fx.ctx());
+    expect(read.output).toBe(' 19999 │ 19999\n 20000 │ 20000\n(showing 19999–20000 of 20000 lines; use offset to read more)');
   });
 
   it('numbers scratch files so earlier outputs stay readable', async () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { editFileTool } from '../../../src/agent/tools/edit-file.js';
+import { runTool } from '../../../src/agent/tools/run.js';
 import { runTestsTool } from '../../../src/agent/tools/run-tests.js';
 import { writeFileTool } from '../../../src/agent/tools/write-file.js';
 import { GitWorkspace } from '../../../src/workspace/git-workspace.js';
@@ -92,5 +93,18 @@ describe('test artefacts: what test runs write outside the sources', () => {
     expect(r.output).not.toContain('changed source files');
     expect(r.ok).toBe(true);
     expect(filesOf(fx, r.verified!.tree).sort()).toEqual(filesOf(fx, 'HEAD^{tree}').sort());
+  });
+
+  it('a log first made by a `run` of the tests is the agent\'s file: void, with the way out; deleted, run_tests makes it an artefact', async () => {
+    await edit('a.txt', 'broken', 'fixed');
+    await runTool.execute({ command: TESTS }, fx.ctx());
+    const voided = await runTests();
+    expect(voided.ok).toBe(false);
+    expect(voided.output).toMatch(/changed source files: snapshots\/last\.snap, test-run\.log — verification void/);
+    expect(voided.output).toContain('delete it and run_tests again');
+    await runTool.execute({ command: 'rm -r test-run.log snapshots' }, fx.ctx());
+    const green = await runTests();
+    expect(green.ok).toBe(true);
+    expect(filesOf(fx, green.verified!.tree).sort()).toEqual(filesOf(fx, 'HEAD^{tree}').sort());
   });
 });

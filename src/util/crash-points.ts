@@ -2,24 +2,12 @@
  * Deliberate crashes for tests of resume: GREENFIX_CRASH_AT=<point> or <point>:<n> kills the
  * process with SIGKILL the n-th time (default 1st) it reaches that point. SIGKILL, not an
  * exception: nothing gets to clean up or flush, exactly like an OOM kill or a power cut.
+ * The points live in wrappers around the effects they sit between (the journal, the host, the
+ * push, the publisher), applied where the process is assembled (cli/crash-wrappers.ts); each
+ * wrapper names its own points.
  */
-export type CrashPointName =
-  | 'after_model'
-  | 'before_tool'
-  | 'after_tool'
-  | 'before_publish'
-  | 'before_push'
-  | 'after_push'
-  | 'before_pull_request'
-  | 'after_pull_request'
-  | 'before_check_run'
-  | 'after_check_run'
-  | 'after_publish'
-  | 'before_comment'
-  | 'after_comment';
-
-export interface CrashPoints {
-  reach(name: CrashPointName): void;
+export interface CrashPoints<Name extends string = string> {
+  reach(name: Name): void;
 }
 
 export interface CrashSpec {
@@ -34,7 +22,7 @@ export function parseCrashAt(value: string | undefined): CrashSpec | null {
   return { name: match[1], nth: match[2] ? Number(match[2]) : 1 };
 }
 
-/** Counters live in the returned object: one per run, nothing shared across runs or tests. */
+/** Counters live in the returned object: one per process (or test), nothing shared. */
 export function createCrashPoints(
   env: Readonly<Record<string, string | undefined>>,
   kill: () => void = () => process.kill(process.pid, 'SIGKILL'),
@@ -51,4 +39,3 @@ export function createCrashPoints(
   };
 }
 
-export const noCrashPoints: CrashPoints = { reach: () => undefined };

@@ -1,5 +1,5 @@
-import { neutralise } from '../../src/github/untrusted-text.js';
-import { splitMarkdown } from '../../src/github/markdown-code.js';
+import { neutralise } from '../../src/util/neutralise.js';
+import { splitMarkdown } from '../../src/util/markdown-code.js';
 
 const Z = '\u200b';
 const md = (text: string) => neutralise(text, { for: 'markdown' });

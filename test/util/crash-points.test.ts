@@ -1,4 +1,4 @@
-import { createCrashPoints, parseCrashAt } from '../../src/agent/crash-points.js';
+import { createCrashPoints, parseCrashAt } from '../../src/util/crash-points.js';
 
 describe('crash points', () => {
   it('parses <point> and <point>:<n>, and ignores anything else', () => {

@@ -1,0 +1,13 @@
+import { StateFileError } from '../../src/fix/state-file.js';
+import { classifyJobError } from '../../src/run/classify-job-error.js';
+
+describe('classifyJobError', () => {
+  it('a damaged state file ends the job for good, saying how to start afresh (never by message text)', () => {
+    const verdict = classifyJobError(new StateFileError('/w/jobs/j/state.json', 'not_json', 'Unexpected end of JSON input'));
+    expect(verdict.retryable).toBe(false);
+    expect(verdict.sentence).toContain('(not_json)');
+    expect(verdict.sentence).toContain('`/agent retry` starts afresh');
+    // The same words in a plain Error are just an error: retried.
+    expect(classifyJobError(new Error('/w/jobs/j/state.json is not a usable greenfix state file (not_json)')).retryable).toBe(true);
+  });
+});
