@@ -2,6 +2,7 @@ import type { FixSessionInput } from '../fix/fix-session.js';
 import { baselineCacheDir } from '../fix/baseline-cache.js';
 import { FIX_TOOL_LIMITS } from '../fix/defaults.js';
 import { localPublisher } from '../fix/local-publisher.js';
+import { setupSummary } from '../fix/setup-phase.js';
 import type { ChatModel } from '../model/types.js';
 import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
@@ -45,6 +46,7 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     now: Date.now,
     tests: { mode: options.verifyMode ?? 'all_pass', cacheDir: baselineCacheDir(run.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: parts.baseName ?? 'the base' },
     onPhase: (phase, detail) => stderr(`greenfix: ${phase}: ${detail}`),
+    onSetupDone: (setup) => stderr(`greenfix: setup: done: ${setupSummary(parts.commands.setup ?? '', setup)}`),
     onBaseline: (line, cached) => stderr(`greenfix: baseline ${line}${cached ? ' (cached: not run again)' : ''}`),
     onEvent: (event) => {
       const line = formatEvent(event);

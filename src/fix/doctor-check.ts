@@ -23,6 +23,8 @@ export interface DoctorDeps {
   setupTimeoutMs: number;
   testTimeoutMs: number;
   cacheDir: string;
+  /** The repository's `network.allow` for setup (the app); none locally. */
+  egressAllow?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -55,7 +57,8 @@ export async function runDoctor(deps: DoctorDeps, commands: Commands, sources: D
   if (hostProblems.length > 0) return findings;
   findings.missingInSandbox = await missingPrograms(deps, commands);
   const signal = deps.signal ? { signal: deps.signal } : {};
-  if (commands.setup) findings.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, ...signal }, commands.setup);
+  const egressAllow = deps.egressAllow ?? [];
+  if (commands.setup) findings.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, egressAllow, ...signal }, commands.setup);
   if (commands.verify) {
     const b = await runBaseline({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.testTimeoutMs, cacheDir: deps.cacheDir, ...signal }, { verify: commands.verify, setup: commands.setup }, true);
     findings.baseline = b.summary;

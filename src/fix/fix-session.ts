@@ -47,6 +47,9 @@ export interface FixSessionInput {
   /** The baseline run and verify_mode (fix/baseline-phase.ts). */
   tests?: FixDeps['tests'];
   onPhase?: FixDeps['onPhase'];
+  /** The repository's `network.allow` (the app); the CLI has none. */
+  setupAllow?: readonly string[];
+  onSetupDone?: FixDeps['onSetupDone'];
   onBaseline?: FixDeps['onBaseline'];
   onEvent?: AgentDeps['onEvent'];
 }
@@ -85,6 +88,8 @@ export function fixDeps(input: FixSessionInput): FixDeps {
     agentsMd,
     ...(input.tests ? { tests: input.tests } : {}),
     ...(input.onPhase ? { onPhase: input.onPhase } : {}),
+    setupAllow: input.setupAllow ?? [],
+    ...(input.onSetupDone ? { onSetupDone: input.onSetupDone } : {}),
     ...(input.onBaseline ? { onBaseline: input.onBaseline } : {}),
     agent: {
       model: input.model,

@@ -6,7 +6,7 @@ import type { Sandbox } from '../sandbox/types.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import type { Published, Publisher } from './publisher.js';
 import type { RunState, RunStateStore } from './run-state.js';
-import { runSetup, setupNote } from './setup-phase.js';
+import { runSetup, setupNote, type SetupResult } from './setup-phase.js';
 import { baselineNote } from './baseline-note.js';
 import { runBaseline } from './baseline-phase.js';
 import { baselineSentence, type BaselineSummary } from '../verify/test-evidence.js';
@@ -28,12 +28,16 @@ export interface FixDeps {
   /** Opens the agent's journal (appending to what is there). */
   openJournal(path: string): FileJournal;
   setupTimeoutMs: number;
+  /** The repository's `network.allow`: the only domains setup may reach (empty: any public host). */
+  setupAllow?: readonly string[];
   agentsMd: string | null;
   /** The baseline run and verify_mode; absent = no baseline, all_pass. */
   tests?: FixTestsDeps;
   onPhase?: (phase: 'setup' | 'baseline' | 'agent' | 'gate' | 'publish', detail: string) => void;
   /** What the baseline found, one line ("on main: 12 tests, 1 failing: a"); `cached` when not run again. */
   onBaseline?: (line: string, cached: boolean) => void;
+  /** How setup ended (also on a resumed run), before the agent starts. */
+  onSetupDone?: (setup: SetupResult) => void;
 }
 
 export interface FixTestsDeps {
@@ -63,11 +67,13 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
   if (setup && !state.setup) {
     deps.onPhase?.('setup', setup);
     const signal = deps.agent.toolContext.signal;
-    const done = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, ...(signal ? { signal } : {}) }, setup);
+    const egressAllow = deps.setupAllow ?? [];
+    const done = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, egressAllow, ...(signal ? { signal } : {}) }, setup);
     signal?.throwIfAborted();
     state = { ...state, setup: done };
     deps.state.set(state);
   }
+  if (setup && state.setup) deps.onSetupDone?.(state.setup);
   const verify = state.commands.verify;
   if (verify && deps.tests && !state.baseline) {
     deps.onPhase?.('baseline', verify);

@@ -38,7 +38,7 @@ export async function doctorJob(input: { env: JobEnv; job: Job; config: RepoConf
   const commands = fixCommands(workspace.root, undefined, { verify: config.verify, setup: config.setup });
   const source = (given: string | undefined, found: string | null): CommandSource => (given ? 'configured' : found ? 'detected' : 'none');
   const findings = await runDoctor(
-    { workspace, sandbox: env.sandbox, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(env.workdir), signal },
+    { workspace, sandbox: env.sandbox, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(env.workdir), egressAllow: config.network.allow, signal },
     commands,
     { verify: source(config.verify, detected.verify), setup: source(config.setup, detected.setup) },
     [],

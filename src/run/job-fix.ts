@@ -4,6 +4,7 @@ import type { RepoConfig } from '../config/repo-config.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
 import type { FixResult } from '../fix/run-fix.js';
+import { setupSummary } from '../fix/setup-phase.js';
 import type { GitHost } from '../github/types.js';
 import type { Job } from '../queue/types.js';
 import { prepareWorkspaceOwnership } from '../sandbox/ownership.js';
@@ -86,6 +87,8 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     now: env.now,
     tests: { mode: config.verify_mode, cacheDir: baselineCacheDir(env.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: target.baseRef.replace(/^refs\/(heads\/)?/, '') },
     onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
+    setupAllow: config.network.allow,
+    onSetupDone: (setup) => void reporter.phase('setup', 'done', setupSummary(commands.setup ?? '', setup)),
     onBaseline: (line, cached) => void reporter.phase('baseline', 'done', cached ? `${line} (cached)` : line),
     onEvent: (event) => {
       if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion);
@@ -99,11 +102,11 @@ const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn(
 function onPhase(reporter: JobReporter, phase: 'setup' | 'baseline' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {
   if (phase === 'setup') void reporter.phase('setup', 'running', detail);
   if (phase === 'baseline') {
-    void reporter.phase('setup', setup ? 'done' : 'skipped', setup ?? 'no setup command');
+    if (!setup) void reporter.phase('setup', 'skipped', 'no setup command');
     void reporter.phase('baseline', 'running', detail);
   }
   if (phase === 'agent') {
-    void reporter.phase('setup', setup ? 'done' : 'skipped', setup ?? 'no setup command');
+    if (!setup) void reporter.phase('setup', 'skipped', 'no setup command');
     if (reporter.report.phases.find((p) => p.name === 'baseline')?.state === 'pending') void reporter.phase('baseline', 'skipped', 'no test command');
     void reporter.phase('agent', 'running', detail);
   }

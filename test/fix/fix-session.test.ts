@@ -43,7 +43,7 @@ function job(): Job {
 
 /** What the agent and runFix get, minus what is the caller's by design (callbacks, publisher, journal path and opener, state). */
 function comparable(deps: FixDeps) {
-  const { onPhase: _p, onBaseline: _b, publisher: _pub, paths: _paths, state: _state, openJournal: _o, agent, tests, ...rest } = deps;
+  const { onPhase: _p, onSetupDone: _sd, onBaseline: _b, publisher: _pub, paths: _paths, state: _state, openJournal: _o, agent, tests, ...rest } = deps;
   // How the base is named is the caller's ("main" in a job, "main @ 1a2b3c4" in the CLI); the rest of the baseline policy is shared.
   const { where: _w, ...testsPolicy } = tests ?? { where: '' };
   const { onEvent: _e, tools, toolContext, config, ...agentRest } = agent;
