@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.js';
-import { prepareWorkspaceOwnership, sandboxFileOwner } from '../sandbox/ownership.js';
+import type { JobSandbox } from '../sandbox/types.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { baselineCacheDir } from '../fix/baseline-cache.js';
 import { FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from '../fix/defaults.js';
@@ -84,13 +84,16 @@ async function doctor(options: { repo: string; verify?: string; setup?: string; 
     chmodSync(d, 0o711);
   }
   const workspace = await addWorktree({ repo, path: worktree, ref: 'HEAD', stateDir: join(dir, 'index') });
+  let jobSandbox: JobSandbox | null = null;
   try {
-    await prepareWorkspaceOwnership(worktree, sandboxFileOwner());
     const detected = detectCommands(workspace.root);
     const commands = detectCommands(workspace.root, { ...(options.verify ? { verify: options.verify } : {}), ...(options.setup ? { setup: options.setup } : {}) });
     const source = (given: string | undefined, found: string | null): CommandSource => (given ? 'configured' : found ? 'detected' : 'none');
     const sources = { verify: source(options.verify, detected.verify), setup: source(options.setup, detected.setup) };
-    const sandbox = hostProblems.length > 0 ? null : await createSandbox({ env: io.env, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
+    const shared = hostProblems.length > 0 ? null : await createSandbox({ env: io.env, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
+    // A uid of the check's own, as a job gets (the worktree is handed to it); released below.
+    jobSandbox = shared ? await shared.forJob({ workspace: worktree }) : null;
+    const sandbox = jobSandbox;
     const findings: DoctorFindings = sandbox
       ? await runDoctor({ workspace, sandbox, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(workdir) }, commands, sources, [])
       : { commands, sources, missingInSandbox: [], setup: null, baseline: null, hostProblems };
@@ -102,6 +105,7 @@ async function doctor(options: { repo: string; verify?: string; setup?: string; 
     if (options.json) io.stdout(JSON.stringify({ ready: verdict.ready, verdict: verdict.line, ...findings }));
     return verdict.ready ? ExitCode.verified : ExitCode.notVerified;
   } finally {
+    await jobSandbox?.release();
     await removeWorktree(repo, worktree);
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,8 +4,7 @@ import { FIX_TOOL_LIMITS } from '../fix/defaults.js';
 import { localPublisher } from '../fix/local-publisher.js';
 import { setupSummary } from '../fix/setup-phase.js';
 import type { ChatModel } from '../model/types.js';
-import type { FileOwner } from '../sandbox/ownership.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { JobSandbox } from '../sandbox/types.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { crashWrappers } from './crash-wrappers.js';
 import type { FixOptions } from './fix-options.js';
@@ -19,8 +18,8 @@ export interface LocalSessionParts {
   workspace: ObservableWorkspace;
   commands: Commands;
   model: ChatModel;
-  sandbox: Sandbox;
-  fileOwner: FileOwner | null;
+  /** The run's own sandbox (Sandbox.forJob). */
+  sandbox: JobSandbox;
   env: Readonly<Record<string, string | undefined>>;
   stderr: (line: string) => void;
   /** How the base is named to people ("main @ 1a2b3c4"); default "the base". */
@@ -36,7 +35,6 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     budgets: { maxSteps: options.maxSteps, maxTokens: options.maxTokens, timeoutMinutes: options.timeoutMinutes, contextTokens: options.contextTokens },
     model: parts.model,
     sandbox: parts.sandbox,
-    fileOwner: parts.fileOwner,
     publisher: localPublisher(run.repo, run.branch),
     state: parts.state.fixStore(),
     journal: run.journal,

@@ -1,7 +1,7 @@
 import { closeSync } from 'node:fs';
 import { collectReportFiles } from '../agent/tools/report-files.js';
 import { claimScratchFile } from '../agent/tools/scratch.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { SandboxRunner } from '../sandbox/types.js';
 import { openRegularFile, readFd } from '../util/regular-file.js';
 import { parseReport } from '../verify/parse-report.js';
 import { summarizeBaseline } from '../verify/test-evidence.js';
@@ -12,7 +12,7 @@ const REPORT_READ_BYTES = 16 * 1024 * 1024;
 
 export interface BaselineDeps {
   workspace: ObservableWorkspace;
-  sandbox: Sandbox;
+  sandbox: SandboxRunner;
   timeoutMs: number;
   /** Host-owned cache directory (baseline-cache.ts). */
   cacheDir: string;

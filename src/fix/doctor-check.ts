@@ -1,4 +1,4 @@
-import type { Sandbox } from '../sandbox/types.js';
+import type { SandboxRunner } from '../sandbox/types.js';
 import type { BaselineSummary } from '../verify/test-evidence.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { runBaseline } from './baseline-phase.js';
@@ -19,7 +19,7 @@ export interface DoctorFindings {
 
 export interface DoctorDeps {
   workspace: ObservableWorkspace;
-  sandbox: Sandbox;
+  sandbox: SandboxRunner;
   setupTimeoutMs: number;
   testTimeoutMs: number;
   cacheDir: string;

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
 import { baselineCacheDir } from '../fix/baseline-cache.js';
 import { FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from '../fix/defaults.js';
@@ -9,7 +9,8 @@ import { codeBlock, codeSpan, details, oneLine, tail } from '../github/markdown.
 import type { GitHost } from '../github/types.js';
 import { untrustedMarkdown } from '../github/untrusted-text.js';
 import type { Job } from '../queue/types.js';
-import { prepareWorkspaceOwnership } from '../sandbox/ownership.js';
+import type { SandboxRunner } from '../sandbox/types.js';
+import type { ObservableWorkspace } from '../workspace/types.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
 import { addWorktree } from '../workspace/worktree.js';
@@ -26,19 +27,29 @@ export const DOCTOR_MARKER = '<!-- greenfix:doctor -->';
  * saying whether greenfix can work here. No branch, no PR.
  */
 export async function doctorJob(input: { env: JobEnv; job: Job; config: RepoConfig; host: GitHost; files: JobFiles; signal: AbortSignal }): Promise<{ ready: boolean }> {
-  const { env, job, config, host, files, signal } = input;
+  const { env, job, host, files } = input;
   const { request } = job;
   const main = request.repo.defaultBranch;
   const { gitDir } = await syncMirror({ workdir: env.workdir, repoId: request.repo.id, cloneUrl: request.repo.cloneUrl, token: await host.gitToken(), refs: [`refs/heads/${main}`] });
   const base = await resolveRef(gitDir, `refs/heads/${main}`);
-  const fresh = !existsSync(files.worktree);
-  const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index });
-  if (fresh) await prepareWorkspaceOwnership(files.worktree, env.fileOwner);
+  const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, objectsWithin: join(env.workdir, 'mirrors') });
+  // The job's own uid (the worktree is handed to it), released however the check ends.
+  const sandbox = await env.sandbox.forJob({ workspace: files.worktree });
+  try {
+    return await check({ ...input, workspace, sandbox, main, base });
+  } finally {
+    await sandbox.release();
+  }
+}
+
+async function check(input: { env: JobEnv; job: Job; config: RepoConfig; host: GitHost; signal: AbortSignal; workspace: ObservableWorkspace; sandbox: SandboxRunner; main: string; base: string }): Promise<{ ready: boolean }> {
+  const { env, job, config, host, signal, workspace, sandbox, main, base } = input;
+  const { request } = job;
   const detected = detectCommands(workspace.root);
   const commands = fixCommands(workspace.root, undefined, { verify: config.verify, setup: config.setup });
   const source = (given: string | undefined, found: string | null): CommandSource => (given ? 'configured' : found ? 'detected' : 'none');
   const findings = await runDoctor(
-    { workspace, sandbox: env.sandbox, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(env.workdir), egressAllow: config.network.allow, signal },
+    { workspace, sandbox, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(env.workdir), egressAllow: config.network.allow, signal },
     commands,
     { verify: source(config.verify, detected.verify), setup: source(config.setup, detected.setup) },
     [],

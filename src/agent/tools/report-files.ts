@@ -1,5 +1,5 @@
 import { closeSync } from 'node:fs';
-import type { Sandbox } from '../../sandbox/types.js';
+import type { SandboxRunner } from '../../sandbox/types.js';
 import { openRegularFile, readFd } from '../../util/regular-file.js';
 import type { ReportFile } from '../../verify/test-report.js';
 import type { ObservableWorkspace } from '../../workspace/types.js';
@@ -21,7 +21,7 @@ const SCRIPT = [
   'done; true',
 ].join('\n');
 
-export async function collectReportFiles(deps: { workspace: ObservableWorkspace; sandbox: Sandbox; timeoutMs: number; signal?: AbortSignal }): Promise<ReportFile[]> {
+export async function collectReportFiles(deps: { workspace: ObservableWorkspace; sandbox: SandboxRunner; timeoutMs: number; signal?: AbortSignal }): Promise<ReportFile[]> {
   const outputFile = claimScratchFile(deps.workspace.scratchDir, 'report-files');
   const r = await deps.sandbox.run({ command: SCRIPT, workspace: deps.workspace.root, timeoutMs: deps.timeoutMs, outputFile, ...(deps.signal ? { signal: deps.signal } : {}) });
   if (r.timedOut || r.aborted) return [];
