@@ -20,8 +20,11 @@ function isEvidence(input: Evidence | CheckRunFailure): input is Evidence {
   return 'tree' in input;
 }
 
-/** Output of `greenfix/verify`: the evidence, or the reason there is none. Within GitHub's limits. */
-export function renderCheckRunOutput(input: Evidence | CheckRunFailure): CheckRunOutput {
+/**
+ * Output of `greenfix/verify`: the evidence, or the reason there is none. Within GitHub's limits.
+ * `runLog` (the run log's Markdown, which carries the test output) replaces the test output tail.
+ */
+export function renderCheckRunOutput(input: Evidence | CheckRunFailure, runLog?: string): CheckRunOutput {
   if (isEvidence(input)) {
     return fitCheckRunOutput({
       title: oneLine(
@@ -31,7 +34,7 @@ export function renderCheckRunOutput(input: Evidence | CheckRunFailure): CheckRu
         255,
       ),
       summary: [evidenceFacts(input), ...(input.tests ? [renderTestChanges(input.tests)] : []), howToCheck(input)].join('\n\n'),
-      text: `Test output (tail) of ${codeSpan(input.command)}:\n\n${codeBlock(tail(input.outputTail, TEXT_TAIL_CHARS))}`,
+      text: runLog ?? `Test output (tail) of ${codeSpan(input.command)}:\n\n${codeBlock(tail(input.outputTail, TEXT_TAIL_CHARS))}`,
     });
   }
   const output: CheckRunOutput = {
