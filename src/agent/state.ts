@@ -1,5 +1,7 @@
 import type { ChatMessage, ToolCall } from '../model/types.js';
 import type { VerifiedTree } from '../workspace/types.js';
+import { headLength } from './context.js';
+import { handoffMessage } from './handoff-message.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { initialStuckState, observeAction, type StuckState, type StuckVerdict } from './stuck.js';
 import type { AgentOutcome, Tokens } from './types.js';
@@ -81,6 +83,13 @@ export function applyRecord(state: AgentState, r: JournalEntry): void {
       return;
     case 'model_error':
       return; // not terminal: the next step asks the model again
+    case 'compaction': {
+      const head = state.messages.slice(0, headLength(state.messages));
+      const kept = r.kept > 0 ? state.messages.slice(-r.kept) : [];
+      state.messages = [...head, { role: 'user', content: handoffMessage(r.summary) }, ...kept];
+      state.tokens = { prompt: state.tokens.prompt + r.usage.promptTokens, completion: state.tokens.completion + r.usage.completionTokens };
+      return;
+    }
     case 'finish':
       state.outcome = r.outcome;
       return;
