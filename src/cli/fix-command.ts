@@ -78,7 +78,8 @@ function discardEarlier(run: LocalRun, io: CliIo): null {
   return null;
 }
 
-function reportError(error: unknown, io: CliIo): number {
+/** A failure as one clear line and its exit code (usage/config 2, anything else 3). */
+export function reportError(error: unknown, io: CliIo): number {
   const usage = [UsageError, ConfigError, SandboxConfigError, SandboxUnavailableError, StateFileError];
   if (usage.some((type) => error instanceof type)) {
     io.stderr(`greenfix: ${(error as Error).message}`);
