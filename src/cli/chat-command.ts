@@ -59,7 +59,8 @@ async function chat(options: ChatOptions, io: CliIo, terminal: ChatTerminal): Pr
   mkdirSync(dirname(journalPath), { recursive: true, mode: 0o700 });
   const records = readJournal(journalPath);
   const saved = records.length > 0 ? openLocalState(run) : null;
-  const { workspace, state } = await openRunWorkspace(run, saved?.get('fix') ? saved : null, owner);
+  const { workspace, state } = await openRunWorkspace(run, saved?.get('fix') ? saved : null);
+  const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
   const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: undefined }, warn);
   const fixStore = state.fixStore();
@@ -72,8 +73,7 @@ async function chat(options: ChatOptions, io: CliIo, terminal: ChatTerminal): Pr
     commands: runState.commands,
     budgets: { maxSteps: options.maxSteps, maxTokens: DEFAULT_BUDGETS.maxTokens, timeoutMinutes: DEFAULT_BUDGETS.timeoutMinutes, contextTokens: options.contextTokens },
     model,
-    sandbox,
-    fileOwner: owner,
+    sandbox: jobSandbox,
     publisher: localPublisher(run.repo, run.branch),
     state: fixStore,
     journal: journalPath,
@@ -120,7 +120,7 @@ async function chat(options: ChatOptions, io: CliIo, terminal: ChatTerminal): Pr
         createdAt: runState.createdAt,
         publisher: (first) => localPublisher(run.repo, `greenfix/${taskSlug(first)}`),
         model: modelFor,
-        fileOwner: owner,
+        fileOwner: jobSandbox.owner,
         clear: () => {
           session.journal.close();
           renameSync(journalPath, `${journalPath}.${Date.now()}`);
@@ -135,6 +135,7 @@ async function chat(options: ChatOptions, io: CliIo, terminal: ChatTerminal): Pr
     });
   } finally {
     session.journal.close();
+    await jobSandbox.release();
   }
 }
 

@@ -2,9 +2,10 @@ import { ConfigError } from '../model/config-error.js';
 import { createChatModel } from '../model/create-chat-model.js';
 import { modelConfigFromEnv } from '../model/model-config.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
-import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.js';
+import { SandboxConfigError, SandboxLimitError, SandboxUnavailableError } from '../sandbox/errors.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
+import { SetupAllowSchema } from '../config/domain-pattern.js';
 import { fixCommands, runFixSession } from '../fix/fix-session.js';
 import { StateFileError } from '../fix/state-file.js';
 import { parentOfBase } from '../workspace/empty-base.js';
@@ -35,6 +36,8 @@ export async function fixCommand(argv: string[], io: CliIo): Promise<number> {
 async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const missing = checkSystemPackages({ env: io.env, isRoot: process.getuid?.() === 0, sandboxOff: io.env.GREENFIX_SANDBOX === 'off' });
   if (missing.length > 0) throw new UsageError(`missing system packages:\n${missing.map((m) => `  - ${m.message}`).join('\n')}`);
+  const allow = SetupAllowSchema.safeParse(io.env.GREENFIX_SETUP_ALLOW ?? '');
+  if (!allow.success) throw new UsageError(`GREENFIX_SETUP_ALLOW: ${allow.error.issues.map((i) => i.message).join('; ')}`);
   const env = { ...io.env, ...(options.model ? { GREENFIX_MODEL: options.model } : {}) };
   const model = createChatModel(modelConfigFromEnv(env));
   const run = await locateRun(io.env, options.repo, options.task, options.init);
@@ -45,14 +48,15 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const unreachable = io.env.GREENFIX_SANDBOX === 'off' ? null : workdirProblem(run.workdir, owner);
   if (unreachable) throw new UsageError(unreachable);
   const resumeFrom = options.resume ? resumable(run) : discardEarlier(run, io);
-  const { workspace, state } = await openRunWorkspace(run, resumeFrom, owner);
+  const { workspace, state } = await openRunWorkspace(run, resumeFrom);
   const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup }, warn);
   const base = (await parentOfBase(run.repo, workspace.baseCommit)) === null ? 'the empty tree (the repository has no commits)' : workspace.baseCommit.slice(0, 12);
   io.stderr(`greenfix: worktree ${run.worktree} at ${base}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
 
-  const input = localSessionInput({ options, run, state, workspace, commands, model, sandbox, fileOwner: owner, env: io.env, stderr: io.stderr });
-  const result = await runFixSession(input, options.task);
+  const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
+  const input = localSessionInput({ options, run, state, workspace, commands, model, sandbox: jobSandbox, env: io.env, stderr: io.stderr });
+  const result = await runFixSession(input, options.task).finally(() => jobSandbox.release());
   if (result.status === 'published') await removeWorktree(run.repo, run.worktree);
   return reportFix(result, run, options.json, io);
 }
@@ -80,6 +84,10 @@ function discardEarlier(run: LocalRun, io: CliIo): null {
 
 /** A failure as one clear line and its exit code (usage/config 2, anything else 3). */
 export function reportError(error: unknown, io: CliIo): number {
+  if (error instanceof SandboxLimitError) {
+    io.stderr(`greenfix: stopped: ${error.message}`);
+    return ExitCode.notVerified;
+  }
   const usage = [UsageError, ConfigError, SandboxConfigError, SandboxUnavailableError, StateFileError];
   if (usage.some((type) => error instanceof type)) {
     io.stderr(`greenfix: ${(error as Error).message}`);

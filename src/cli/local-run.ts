@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prepareWorkspaceOwnership, type FileOwner } from '../sandbox/ownership.js';
 import { hasCommits, writeEmptyBase } from '../workspace/empty-base.js';
 import { git } from '../workspace/git.js';
 import type { GitWorkspace } from '../workspace/git-workspace.js';
@@ -72,7 +71,7 @@ export function openLocalState(run: LocalRun): LocalState {
  * A fresh run (`resumeFrom` null) replaces an earlier one of the same task; a resumed one continues
  * from its state, which the caller loaded (and checked it has a fix to resume).
  */
-export async function openRunWorkspace(run: LocalRun, resumeFrom: LocalState | null, owner: FileOwner | null): Promise<{ workspace: GitWorkspace; state: LocalState }> {
+export async function openRunWorkspace(run: LocalRun, resumeFrom: LocalState | null): Promise<{ workspace: GitWorkspace; state: LocalState }> {
   if (!resumeFrom && existsSync(run.dir)) {
     await removeWorktree(run.repo, run.worktree);
     rmSync(run.dir, { recursive: true, force: true });
@@ -82,10 +81,9 @@ export async function openRunWorkspace(run: LocalRun, resumeFrom: LocalState | n
     chmodSync(d, 0o711);
   }
   const state = resumeFrom ?? openLocalState(run);
-  const fresh = !existsSync(run.worktree);
+  // Who owns the worktree is the sandbox's business (Sandbox.forJob hands it to the run's uid).
   // A repository without commits: the base is the empty tree (workspace/empty-base.ts).
   const ref = state.get('fix')?.baseCommit ?? ((await hasCommits(run.repo)) ? 'HEAD' : await writeEmptyBase(run.repo));
   const workspace = await addWorktree({ repo: run.repo, path: run.worktree, ref, stateDir: run.stateDir, store: state.workspaceStore() });
-  if (fresh) await prepareWorkspaceOwnership(run.worktree, owner);
   return { workspace, state };
 }

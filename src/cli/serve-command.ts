@@ -96,7 +96,6 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     queue,
     model: config.role === 'receiver' ? placeholderModel() : createChatModel(modelConfigFromEnv(io.env)),
     sandbox: await createSandbox({ env: io.env, dataDirs: [config.workdir], log: (level, message) => log[level === 'warn' ? 'warn' : 'info'](message) }),
-    fileOwner: sandboxFileOwner(),
     workdir: config.workdir,
     concurrency: config.concurrency,
     jobRetentionMs: config.jobRetentionMs,

@@ -10,7 +10,6 @@ import { scopedOctokit } from '../github/scoped-octokit.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
 import { DEFAULT_JOB_RETENTION_DAYS, DEFAULT_QUEUE_RETENTION_DAYS } from '../config/env-config.js';
-import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { JobEnv } from '../run/job-env.js';
 import { startJobRetention, DEFAULT_RETENTION_SWEEP_MS, type RetentionTimer } from '../run/job-retention-timer.js';
@@ -37,7 +36,6 @@ export interface AppOptions {
   queue: JobQueue;
   model: ChatModel;
   sandbox: Sandbox;
-  fileOwner: FileOwner | null;
   workdir: string;
   concurrency: number;
   workerId: string;
@@ -144,7 +142,6 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
   return {
     workdir: o.workdir,
     sandbox: o.sandbox,
-    fileOwner: o.fileOwner,
     model: o.model,
     // A job's tokens name its one repository: REST calls get the app's permissions there, git
     // gets contents only. Both live in memory for the job and are renewed before they expire.

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { describeIssue } from './describe-issue.js';
 import { EnvConfigError } from './env-config-error.js';
-import { credentialProblems, isSetupMode, type CredentialVars } from './env-rules.js';
+import { credentialProblems, isSetupMode, uidRangeProblems, type CredentialVars } from './env-rules.js';
 import { EnvSchema, type ParsedEnv } from './env-schema.js';
 
 export { EnvConfigError } from './env-config-error.js';
@@ -71,7 +71,7 @@ export function loadEnvConfig(env: Record<string, string | undefined>, deps: Env
   // Rules across variables read the raw values, so they are checked even when a field failed.
   const vars = credentialVarsOf(env);
   const keyPath = vars.PRIVATE_KEY_PATH === undefined ? undefined : resolve(deps.cwd, vars.PRIVATE_KEY_PATH);
-  const problems = [...fieldProblems, ...credentialProblems(vars, keyPath)];
+  const problems = [...fieldProblems, ...credentialProblems(vars, keyPath), ...uidRangeProblems(env.GREENFIX_SANDBOX_UIDS)];
   if (!parsed.success || problems.length > 0) throw new EnvConfigError(problems);
   return toConfig(parsed.data, keyPath, deps.cwd);
 }

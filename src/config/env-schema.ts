@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SetupAllowSchema } from './domain-pattern.js';
 
 /**
  * One zod rule per variable of DESIGN §3.5. `VAR=` (blank) means unset, as in a .env file. Rules
@@ -49,6 +50,12 @@ export const EnvSchema = z.object({
     }),
   ),
   GREENFIX_SANDBOX: opt(oneOf(['on', 'bwrap', 'off'] as const)),
+  // Resources per job (docs/sandbox.md); the sandbox re-checks them when it starts (sandbox-settings.ts).
+  GREENFIX_SANDBOX_UIDS: opt(z.string().regex(/^\d+-\d+$/, { message: 'must be FIRST-LAST, two whole numbers such as 2147000000-2147000999' })),
+  GREENFIX_SANDBOX_MEMORY_MB: opt(integer(64, 1_048_576)),
+  GREENFIX_SANDBOX_PIDS: opt(integer(16, 4_194_304)),
+  GREENFIX_SANDBOX_DISK_MB: opt(integer(1, 16_777_216)),
+  GREENFIX_SETUP_ALLOW: opt(SetupAllowSchema),
   GREENFIX_SHUTDOWN_GRACE_SECONDS: opt(integer(0, 3600)),
   GREENFIX_JOB_RETENTION_DAYS: opt(integer(0, 3650)),
   GREENFIX_QUEUE_RETENTION_DAYS: opt(integer(1, 3650)),

@@ -3,7 +3,6 @@ import type { Tokens } from '../agent/types.js';
 import type { GitHost } from '../github/types.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
-import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { JobRequest } from '../triggers/types.js';
 import type { PushBranch } from '../workspace/push-branch.js';
@@ -19,7 +18,6 @@ export interface JobEnv {
   /** GREENFIX_WORKDIR: mirrors and jobs live under it. */
   workdir: string;
   sandbox: Sandbox;
-  fileOwner: FileOwner | null;
   model: ChatModel;
   /** A GitHost for the request's installation and repository. */
   hostFor(request: JobRequest): Promise<GitHost>;

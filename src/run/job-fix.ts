@@ -1,12 +1,12 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RepoConfig } from '../config/repo-config.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
 import type { FixResult } from '../fix/run-fix.js';
+import { setupSummary } from '../fix/setup-phase.js';
 import type { GitHost } from '../github/types.js';
 import type { Job } from '../queue/types.js';
-import { prepareWorkspaceOwnership } from '../sandbox/ownership.js';
+import type { JobSandbox } from '../sandbox/types.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { addWorktree } from '../workspace/worktree.js';
@@ -44,10 +44,8 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   });
   const saved = state.get('fix');
   const base = saved?.baseCommit ?? (await resolveRef(gitDir, target.baseRef));
-  const fresh = !existsSync(files.worktree);
   const objectsWithin = join(env.workdir, 'mirrors');
   const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, store: state.workspaceStore(), objectsWithin });
-  if (fresh) await prepareWorkspaceOwnership(files.worktree, env.fileOwner);
   const commands = fixCommands(workspace.root, saved, { verify: config.verify, setup: config.setup }, jobWarn(input));
   void reporter.phase('workspace', 'done', `${target.baseRef.replace(/^refs\/(heads\/)?/, '')} @ ${base.slice(0, 7)}`);
   // A workflow run names the workflow, not its jobs' check runs: then every failed check counts.
@@ -55,23 +53,23 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const failed = ci ? await host.failedChecks(ci.headSha, ci.workflowRunId ? undefined : ci.checks) : [];
   const task = saved?.task ?? jobTask(request, target, failed);
 
-  const session = jobSessionInput(input, workspace, commands, gitDir);
-  const result = await runFixSession(session, task);
+  // The job's own uid (the worktree is handed to it) and disk watchdog, released however it ends.
+  const sandbox = await env.sandbox.forJob({ workspace: files.worktree });
+  const result = await runFixSession(jobSessionInput(input, workspace, commands, gitDir, sandbox), task).finally(() => sandbox.release());
   await reporter.flush();
   await report(reporter, result, files);
   return result;
 }
 
 /** What a job supplies to the one assembly (fix/fix-session.ts); the CLI's twin is localSessionInput. */
-export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspace, commands: Commands, gitDir: string): FixSessionInput {
+export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspace, commands: Commands, gitDir: string, sandbox: JobSandbox): FixSessionInput {
   const { env, job, config, host, files, state, target, reporter, signal } = input;
   return {
     workspace,
     commands,
     budgets: { maxSteps: config.max_steps, maxTokens: config.max_tokens, timeoutMinutes: config.timeout_minutes, contextTokens: FIX_CONTEXT.maxTokens },
     model: env.model,
-    sandbox: env.sandbox,
-    fileOwner: env.fileOwner,
+    sandbox,
     publisher: githubPublisher({ host, gitDir, cloneUrl: job.request.repo.cloneUrl, target, config, jobId: job.id, push: env.push }),
     state: state.fixStore(),
     journal: files.journal,
@@ -82,6 +80,8 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     signal,
     now: env.now,
     onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
+    setupAllow: config.network.allow,
+    onSetupDone: (setup) => void reporter.phase('setup', 'done', setupSummary(commands.setup ?? '', setup)),
     onEvent: (event) => {
       if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion);
     },
@@ -94,7 +94,7 @@ const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn(
 function onPhase(reporter: JobReporter, phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {
   if (phase === 'setup') void reporter.phase('setup', 'running', detail);
   if (phase === 'agent') {
-    void reporter.phase('setup', setup ? 'done' : 'skipped', setup ?? 'no setup command');
+    if (!setup) void reporter.phase('setup', 'skipped', 'no setup command');
     void reporter.phase('agent', 'running', detail);
   }
   if (phase === 'gate') {

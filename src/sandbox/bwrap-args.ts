@@ -11,11 +11,16 @@ export interface BwrapPlan {
   system: readonly SystemEntry[];
   /** Allow-listed /etc entries that exist on the host (absolute paths). */
   etc: readonly string[];
-  /** Extra /etc entries only the networked setup step sees (resolv.conf, CA certificates). */
+  /** Extra /etc entries only the networked setup step sees (CA certificates). */
   networkEtc: readonly string[];
   /** Further read-only paths (tool installs outside /usr). */
   extraReadOnly: readonly string[];
-  network: boolean;
+  /**
+   * The setup step's egress: the host directory with the proxy's socket and the forwarder (bound
+   * read-only at `mount`), and the system node that runs the forwarder. Null: no network at all.
+   * The sandbox never shares the host's network namespace either way.
+   */
+  egress: { dir: string; mount: string; node: string; forwarder: string; socket: string; port: number; caBundle: string | null } | null;
   /** The workspace's git view (host-decided), bound before the workspace so it stays writable. */
   readOnlyBinds: readonly { source: string; target: string }[];
   workspace: string;
@@ -24,28 +29,36 @@ export interface BwrapPlan {
   tmpBytes: number;
   env: Record<string, string>;
   command: string;
+  /** Descriptor bwrap reads the seccomp program from (the launcher's fd 3); null: no filter. */
+  seccompFd: number | null;
 }
 
 /** Arguments after the bwrap executable, ending with the bash invocation of the command. */
 export function buildBwrapArgs(plan: BwrapPlan): string[] {
   const args = ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session'];
   args.push('--hostname', 'greenfix-sandbox');
-  if (plan.network) args.push('--share-net');
+  if (plan.seccompFd !== null) args.push('--seccomp', String(plan.seccompFd));
   for (const entry of plan.system) {
     if (entry.kind === 'dir') args.push('--ro-bind', entry.path, entry.path);
     else args.push('--symlink', entry.target, entry.path);
   }
-  const etc = plan.network ? [...plan.etc, ...plan.networkEtc] : plan.etc;
+  const etc = plan.egress ? [...plan.etc, ...plan.networkEtc] : plan.etc;
   for (const path of etc) args.push('--ro-bind', path, path);
   args.push('--proc', '/proc', '--dev', '/dev');
   args.push('--size', String(plan.tmpBytes), '--tmpfs', '/tmp', '--dir', plan.home);
   // Mounts apply in order: whatever lives under /tmp must come after the tmpfs.
   for (const path of plan.extraReadOnly) args.push('--ro-bind', path, path);
   for (const bind of plan.readOnlyBinds) args.push('--ro-bind', bind.source, bind.target);
+  if (plan.egress) args.push('--ro-bind', plan.egress.dir, plan.egress.mount);
   args.push('--bind', plan.workspace, plan.workspace, '--chdir', plan.cwd);
   args.push('--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
-  args.push('--', 'bash', '--norc', '--noprofile', '-c', plan.command);
+  args.push('--');
+  if (plan.egress) {
+    const { node, mount, forwarder, socket, port, caBundle } = plan.egress;
+    args.push(node, `${mount}/${forwarder}`, `${mount}/${socket}`, String(port), caBundle ?? '-');
+  }
+  args.push('bash', '--norc', '--noprofile', '-c', plan.command);
   return args;
 }
 
@@ -53,17 +66,23 @@ export interface LaunchTools {
   bwrap: string;
   setpriv: string;
   prlimit: string;
+  /** A POSIX shell: the first step joins the command's cgroup. */
+  sh: string;
 }
 
 export interface LaunchLimits {
-  /** RLIMIT_NPROC, counted per real uid: only meaningful (and only applied) with `runAs`. */
+  /** RLIMIT_NPROC, counted per real uid: applied only with `runAs` and without a cgroup (the fallback). */
   processes: number;
   /** RLIMIT_FSIZE: the largest file the command may write. */
   fileSizeBytes: number;
 }
 
+/** Writes its own pid into each cgroup.procs file named, then execs the rest: nothing runs outside the cgroup. */
+const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"';
+
 /**
- * prlimit → setpriv → bwrap, each exec'ing the next so they share one pid and process group.
+ * [sh: join the cgroup →] prlimit → setpriv → bwrap, each exec'ing the next so they share one pid
+ * and process group, and every process of the command starts inside the cgroup.
  * The uid drop happens BEFORE bwrap: a user namespace created by root maps back to uid 0 outside
  * and would still read root-only files.
  */
@@ -72,9 +91,11 @@ export function buildLaunchArgv(
   runAs: { uid: number; gid: number } | null,
   limits: LaunchLimits,
   bwrapArgs: readonly string[],
+  cgroupProcs: readonly string[] = [],
 ): string[] {
-  const prlimit = [tools.prlimit, `--fsize=${limits.fileSizeBytes}`];
-  if (!runAs) return [...prlimit, '--', tools.bwrap, ...bwrapArgs];
-  const drop = [tools.setpriv, `--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--no-new-privs'];
-  return [...prlimit, `--nproc=${limits.processes}`, '--', ...drop, '--', tools.bwrap, ...bwrapArgs];
+  const join = cgroupProcs.length > 0 ? [tools.sh, '-c', JOIN_CGROUPS, 'greenfix-launch', String(cgroupProcs.length), ...cgroupProcs] : [];
+  const nproc = runAs && cgroupProcs.length === 0 ? [`--nproc=${limits.processes}`] : [];
+  const prlimit = [tools.prlimit, `--fsize=${limits.fileSizeBytes}`, ...nproc, '--'];
+  const drop = runAs ? [tools.setpriv, `--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--no-new-privs', '--'] : [];
+  return [...join, ...prlimit, ...drop, tools.bwrap, ...bwrapArgs];
 }

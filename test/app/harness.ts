@@ -11,7 +11,6 @@ import type { ChatModel } from '../../src/model/types.js';
 import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
-import { sandboxFileOwner } from '../../src/sandbox/ownership.js';
 import { cleanup, tempDir } from '../cli/helpers.js';
 import { newFakeGitHubState, nockFakeGitHub, type FakeGitHubState } from '../support/fake-github.js';
 import { testAppCredentials } from '../support/github-app.js';
@@ -55,6 +54,8 @@ export interface HarnessOptions {
   jobRetentionMs?: number;
   /** GREENFIX_QUEUE_RETENTION_DAYS in ms; default startApp's (30 days). */
   queueRetentionMs?: number;
+  /** Sandbox settings (GREENFIX_SANDBOX_DISK_MB…), as the deployment's environment would give them. */
+  sandboxEnv?: Record<string, string>;
 }
 
 /**
@@ -97,7 +98,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   nockFakeGitHub(state);
   const queue = options.queue ?? openSqliteQueue({ path: join(dir, 'greenfix.db') });
   const log = pino({ level: 'silent' });
-  const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: () => undefined });
+  const sandbox = await createSandbox({ env: { PATH: process.env.PATH, ...options.sandboxEnv }, log: () => undefined });
   const app = await startApp({
     ...testAppCredentials(),
     secret: SECRET,
@@ -108,7 +109,6 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     queue,
     model: options.model ?? new ScriptedModel(options.script),
     sandbox,
-    fileOwner: sandboxFileOwner(),
     workdir: join(dir, 'work'),
     concurrency: 2,
     ...(options.jobRetentionMs === undefined ? {} : { jobRetentionMs: options.jobRetentionMs }),

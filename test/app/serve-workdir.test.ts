@@ -42,7 +42,8 @@ const SCRIPT = { turns: [{ tool_calls: [{ name: FIX_EDIT[0], arguments: FIX_EDIT
     processes.push(started);
     const url = await within(started.url, 20_000, 'start');
     const t0 = Date.now();
-    expect((await fixture.label(url, 7, 'workdir-1')).status).toBe(200);
+    const answer = await fixture.label(url, 7, 'workdir-1');
+    if (answer.status !== 200) throw new Error(started.stdout().slice(-3000));
     await waitForFakeState(fixture.state, (s) => s.pulls.length === 1, 60_000);
     expect(fixture.remoteTree('greenfix/issue-7')).toMatch(/^[0-9a-f]{40}$/);
     process.stdout.write(`serve as root, workdir under /root-like dir: label → PR ${Date.now() - t0} ms\n`);

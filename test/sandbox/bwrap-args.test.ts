@@ -6,9 +6,9 @@ const plan: BwrapPlan = {
     { path: '/bin', kind: 'symlink', target: 'usr/bin' },
   ],
   etc: ['/etc/passwd', '/etc/hosts'],
-  networkEtc: ['/etc/resolv.conf', '/etc/ssl'],
+  networkEtc: ['/etc/ssl'],
   extraReadOnly: ['/opt/tool'],
-  network: false,
+  egress: null,
   readOnlyBinds: [
     { source: '/srv/mirror.git', target: '/srv/mirror.git' },
     { source: '/srv/state/sandbox-git', target: '/srv/mirror.git/worktrees/x' },
@@ -19,6 +19,7 @@ const plan: BwrapPlan = {
   tmpBytes: 1000,
   env: { PATH: '/usr/bin', CI: 'true' },
   command: 'npm test',
+  seccompFd: 3,
 };
 
 /** Index of the `flag a b` triple in args, -1 when absent. */
@@ -65,16 +66,23 @@ describe('buildBwrapArgs', () => {
     expect(args.slice(-6)).toEqual(['--', 'bash', '--norc', '--noprofile', '-c', 'npm test']);
   });
 
-  it('adds the network and its /etc files only for a networked request', () => {
-    const net = buildBwrapArgs({ ...plan, network: true });
-    expect(net).toContain('--share-net');
-    expect(triple(net, '--ro-bind', '/etc/resolv.conf')).toBeGreaterThan(-1);
+  it('gives a networked request the egress directory, CA certificates and the forwarder, never the host network', () => {
+    const egress = { dir: '/tmp/greenfix-egress-x', mount: '/run/greenfix-egress', node: '/usr/bin/node', forwarder: 'forwarder.cjs', socket: 'proxy.sock', port: 3128, caBundle: '/etc/ssl/certs/ca-certificates.crt' };
+    const net = buildBwrapArgs({ ...plan, egress });
+    expect(net).not.toContain('--share-net');
+    expect(net).toContain('--unshare-all');
     expect(triple(net, '--ro-bind', '/etc/ssl')).toBeGreaterThan(-1);
+    expect(net.indexOf('/run/greenfix-egress')).toBe(triple(net, '--ro-bind', '/tmp/greenfix-egress-x') + 2);
+    expect(net.slice(net.lastIndexOf('--'))).toEqual([
+      '--', '/usr/bin/node', '/run/greenfix-egress/forwarder.cjs', '/run/greenfix-egress/proxy.sock', '3128', '/etc/ssl/certs/ca-certificates.crt',
+      'bash', '--norc', '--noprofile', '-c', 'npm test',
+    ]);
+    expect(triple(args, '--ro-bind', '/etc/ssl')).toBe(-1);
   });
 });
 
 describe('buildLaunchArgv', () => {
-  const tools = { bwrap: '/usr/bin/bwrap', setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit' };
+  const tools = { bwrap: '/usr/bin/bwrap', setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit', sh: '/bin/sh' };
   const limits = { processes: 64, fileSizeBytes: 4096 };
 
   it('drops to the sandbox uid before bwrap and limits processes when root', () => {
@@ -87,5 +95,25 @@ describe('buildLaunchArgv', () => {
 
   it('runs bwrap as the current user otherwise, without a per-uid process limit', () => {
     expect(buildLaunchArgv(tools, null, limits, ['X'])).toEqual(['/usr/bin/prlimit', '--fsize=4096', '--', '/usr/bin/bwrap', 'X']);
+  });
+
+  it('joins the cgroup first (the shell writes its own pid, then execs), and then needs no per-uid process limit', () => {
+    const argv = buildLaunchArgv(tools, { uid: 7, gid: 7 }, limits, ['X'], ['/cg/memory/a/cgroup.procs', '/cg/pids/a/cgroup.procs']);
+    expect(argv.slice(0, 2)).toEqual(['/bin/sh', '-c']);
+    expect(argv.slice(3, 7)).toEqual(['greenfix-launch', '2', '/cg/memory/a/cgroup.procs', '/cg/pids/a/cgroup.procs']);
+    expect(argv.slice(7)).toEqual([
+      '/usr/bin/prlimit', '--fsize=4096', '--',
+      '/usr/bin/setpriv', '--reuid=7', '--regid=7', '--clear-groups', '--no-new-privs', '--',
+      '/usr/bin/bwrap', 'X',
+    ]);
+  });
+});
+
+describe('buildBwrapArgs seccomp', () => {
+  it('passes the seccomp descriptor to bwrap before any mount, and none when off', () => {
+    const args = buildBwrapArgs(plan);
+    expect(triple(args, '--seccomp', '3')).toBeGreaterThan(-1);
+    expect(triple(args, '--seccomp', '3')).toBeLessThan(args.indexOf('--ro-bind'));
+    expect(buildBwrapArgs({ ...plan, seccompFd: null })).not.toContain('--seccomp');
   });
 });
