@@ -3,15 +3,9 @@ import type { ExecuteToolCall } from '../agent/types.js';
 import { runCommand, type CommandContext } from './chat-commands.js';
 import { runTurn, type ChatSession } from './chat-session.js';
 import { ExitCode } from './exit-codes.js';
-import type { CliIo } from './io.js';
+import type { ChatTerminal, CliIo } from './io.js';
 
-/** The process's terminal (or pipe): passed in, so the session is testable in a pseudo-terminal. */
-export interface ChatTerminal {
-  input: NodeJS.ReadableStream & { isTTY?: boolean };
-  output: NodeJS.WritableStream & { isTTY?: boolean };
-  /** Where a second Ctrl-C at the prompt, or a Ctrl-C in a dumb terminal, arrives. */
-  onSignal: (handler: () => void) => () => void;
-}
+export type { ChatTerminal } from './io.js';
 
 export interface ReplParts {
   session: ChatSession;
