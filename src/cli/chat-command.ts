@@ -96,6 +96,7 @@ async function chat(options: ChatOptions, io: CliIo, terminal: ChatTerminal): Pr
     limits: { maxSteps: options.maxSteps, maxTokens: DEFAULT_BUDGETS.maxTokens, maxWallMs: DEFAULT_BUDGETS.timeoutMinutes * 60_000 },
     snapshots: [],
     turns: turnsOf(records),
+    stop: jobSandbox.signal,
   };
   io.stdout(
     `greenfix chat: worktree ${run.worktree}; verify: ${runState.commands.verify ?? '(none)'}; session ${journalPath}` +

@@ -28,6 +28,8 @@ export interface ChatSession {
   snapshots: string[];
   /** Each request and how it ended, in order (`/history`). */
   turns: Array<{ text: string; outcome: string }>;
+  /** Stops every request too: the sandbox's disk watchdog (JobSandbox.signal). */
+  stop?: AbortSignal;
 }
 
 export type TurnResult = { kind: 'done'; outcome: AgentOutcome } | { kind: 'interrupted' };
@@ -37,8 +39,9 @@ export type TurnResult = { kind: 'done'; outcome: AgentOutcome } | { kind: 'inte
  * later ones a `turn` record, and the loop goes on from the state (earlier turns are context).
  * Ctrl-C aborts `signal`: the sandbox kills the command's process group, and the journal notes it.
  */
-export async function runTurn(session: ChatSession, text: string, signal: AbortSignal): Promise<TurnResult> {
+export async function runTurn(session: ChatSession, text: string, interrupt: AbortSignal): Promise<TurnResult> {
   const { state, journal } = session;
+  const signal = session.stop ? AbortSignal.any([interrupt, session.stop]) : interrupt;
   session.snapshots.push(await session.workspace.treeHash());
   const deps: AgentDeps = {
     ...session.deps,
@@ -62,7 +65,7 @@ export async function runTurn(session: ChatSession, text: string, signal: AbortS
     session.turns.push({ text, outcome: `${outcome.status}: ${outcome.summary ?? outcome.reason}` });
     return { kind: 'done', outcome };
   } catch (error) {
-    if (!signal.aborted) throw error;
+    if (!interrupt.aborted) throw error;
     if (state.pending.length > 0) await repairPending({ ...deps, toolContext: session.deps.toolContext }, executorOf(deps), state);
     record(journal, state, { type: 'observation', step: state.steps, text: INTERRUPTED });
     session.turns.push({ text, outcome: 'interrupted (Ctrl-C)' });
