@@ -1,6 +1,7 @@
 import { ExitCode } from './exit-codes.js';
 import { chatCommand } from './chat-command.js';
 import { fixCommand, reportError } from './fix-command.js';
+import { logCommand } from './log-command.js';
 import { serveCommand } from './serve-command.js';
 import type { CliIo } from './io.js';
 
@@ -12,6 +13,7 @@ Usage:
   greenfix fix --repo DIR --task TEXT [options]   fix a local repository (greenfix fix --help)
   greenfix chat --repo DIR [options]              an interactive session (greenfix chat --help);
                                                   bare \`greenfix\` on a terminal starts one in .
+  greenfix log JOURNAL | --run DIR [--format F]   what a run did, step by step (greenfix log --help)
   greenfix serve                                  run the GitHub App: webhook server and workers
   greenfix worker                                 run workers only (scale-out)
   greenfix --help                                 this help
@@ -29,6 +31,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   if (command === 'fix') return fixCommand(rest, io);
   if (command === 'chat') return chat(rest, io);
+  if (command === 'log') return logCommand(rest, io);
   if (command === 'serve') return serveCommand(rest, io);
   if (command === 'worker') return serveCommand(rest, io, 'worker');
   io.stderr(`greenfix: unknown command '${command}'\n\n${HELP}`);

@@ -41,6 +41,10 @@ export interface EnvConfig {
   queueRetentionMs: number;
   /** Largest webhook body the server reads; a larger one gets 413 before it is buffered. */
   webhookMaxBytes: number;
+  /** Where greenfix is reachable from outside (GREENFIX_PUBLIC_URL): the run pages' links; absent = no links. */
+  publicUrl?: string;
+  /** GREENFIX_RUN_LINK_SECRET; absent = a key derived from the webhook secret. */
+  runLinkSecret?: string;
 }
 
 export interface EnvDeps {
@@ -118,5 +122,7 @@ function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string)
     jobRetentionMs: (v.GREENFIX_JOB_RETENTION_DAYS ?? DEFAULT_JOB_RETENTION_DAYS) * DAY_MS,
     queueRetentionMs: (v.GREENFIX_QUEUE_RETENTION_DAYS ?? DEFAULT_QUEUE_RETENTION_DAYS) * DAY_MS,
     webhookMaxBytes: v.GREENFIX_WEBHOOK_MAX_BYTES ?? DEFAULT_WEBHOOK_MAX_BYTES,
+    publicUrl: v.GREENFIX_PUBLIC_URL,
+    runLinkSecret: v.GREENFIX_RUN_LINK_SECRET,
   };
 }

@@ -61,6 +61,8 @@ export const EnvSchema = z.object({
   GREENFIX_QUEUE_RETENTION_DAYS: opt(integer(1, 3650)),
   // 64 KiB (a push event of a big PR is larger) to 25 MiB (GitHub's own cap on payloads).
   GREENFIX_WEBHOOK_MAX_BYTES: opt(integer(65_536, 26_214_400)),
+  GREENFIX_PUBLIC_URL: opt(httpUrl('https://greenfix.example.com')),
+  GREENFIX_RUN_LINK_SECRET: opt(z.string().min(16, { message: 'must be at least 16 characters' })),
 });
 
 export type ParsedEnv = z.infer<typeof EnvSchema>;

@@ -32,6 +32,10 @@ export interface JobEnv {
   log: JobLog;
   /** Minimum milliseconds between progress edits of a status comment. */
   progressIntervalMs: number;
+  /** Secrets of this process (API key, webhook secret, …) the run log redacts wherever they appear. */
+  secrets?: readonly string[];
+  /** The signed link to a job's run page, or null when no public URL is set (GREENFIX_PUBLIC_URL). */
+  runPageUrl?: (jobId: string) => string | null;
   /** Called once per finished job, for metrics; tokens as the model endpoint reported them. */
   onFinished?: (summary: { kind: string; outcome: string; seconds: number; tokens: Tokens; steps: number }) => void;
 }

@@ -4,7 +4,7 @@ import nock from 'nock';
 import { pino } from 'pino';
 import { ProbotOctokit } from 'probot';
 import { noEffectWrappers } from '../../src/cli/crash-wrappers.js';
-import { startApp, type RunningApp } from '../../src/cli/start-app.js';
+import { startApp, type AppOptions, type RunningApp } from '../../src/cli/start-app.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
 import type { ChatModel } from '../../src/model/types.js';
@@ -54,6 +54,8 @@ export interface HarnessOptions {
   jobRetentionMs?: number;
   /** GREENFIX_QUEUE_RETENTION_DAYS in ms; default startApp's (30 days). */
   queueRetentionMs?: number;
+  /** The run pages (GREENFIX_PUBLIC_URL and the link key); default none. */
+  runPage?: AppOptions['runPage'];
   /** Sandbox settings (GREENFIX_SANDBOX_DISK_MB…), as the deployment's environment would give them. */
   sandboxEnv?: Record<string, string>;
 }
@@ -113,6 +115,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     concurrency: 2,
     ...(options.jobRetentionMs === undefined ? {} : { jobRetentionMs: options.jobRetentionMs }),
     ...(options.queueRetentionMs === undefined ? {} : { queueRetentionMs: options.queueRetentionMs }),
+    ...(options.runPage ? { runPage: options.runPage } : {}),
     workerId: 'test-worker',
     wrap: noEffectWrappers,
     Octokit: options.Octokit ?? UNTHROTTLED_OCTOKIT,
