@@ -9,6 +9,7 @@ import { decideVerification, needsRerun, type RunOutcome } from '../../verify/ve
 import { describeExit, lastLines } from './command-output.js';
 import { artefactNote } from './artefact-note.js';
 import { collectReportFiles } from './report-files.js';
+import { withErrorHint } from './error-hints.js';
 import { claimScratchFile } from './scratch.js';
 import { testChangeLines } from './test-verdict-text.js';
 import type { Tool, ToolContext, ToolResult } from './types.js';
@@ -112,7 +113,7 @@ async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> 
   const fallback = decision.fallback ? `\n${decision.fallback}.` : '';
   if (!decision.verified) {
     const why = readable ? `: ${decision.reason}` : '';
-    return { ok: false, output: `tests failed (${describeExit(first.r, limits.testTimeoutSec)}): not verified${why}.${fallback}\n${changes}${tail}\n${full}` };
+    return { ok: false, output: withErrorHint(`tests failed (${describeExit(first.r, limits.testTimeoutSec)}): not verified${why}.${fallback}\n${changes}${tail}\n${full}`, tail) };
   }
   const changedFiles = [...first.changed, ...(rerun?.changed ?? [])];
   if (!untouched(first) || (rerun && !untouched(rerun)) || last.after !== first.before) {
