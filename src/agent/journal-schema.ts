@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { testEvidenceSchema } from '../verify/test-evidence.js';
 
 /**
  * The records of a run's journal, validated on read: a journal is read back after crashes and by
@@ -17,9 +18,10 @@ export const chatMessageSchema = z.discriminatedUnion('role', [
 export const verifiedTreeSchema = z.object({
   tree: z.string(),
   command: z.string(),
-  exitCode: z.literal(0),
+  exitCode: z.number().int(),
   durationMs: z.number(),
   outputTail: z.string(),
+  tests: testEvidenceSchema.optional(),
 });
 
 export const toolResultSchema = z.object({
@@ -74,6 +76,13 @@ export const journalRecordSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('warning'), at, step: z.number(), text: z.string() }),
   /** Not terminal: a resumed run queries the model again (the job layer decides whether to retry). */
   z.object({ type: z.literal('model_error'), at, step: z.number(), kind: z.string(), message: z.string() }),
+  /** The user's next request in an interactive session (cli/chat-session.ts): the run goes on. */
+  z.object({ type: z.literal('turn'), at, text: z.string() }),
+  /**
+   * The history was compacted: the model's handoff summary replaces every message between the task
+   * and the last `kept` ones (agent/compact.ts); `usage` is the summary call's.
+   */
+  z.object({ type: z.literal('compaction'), at, step: z.number(), summary: z.string(), kept: z.number().int().nonnegative(), usage }),
   z.object({ type: z.literal('finish'), at, outcome: outcomeSchema }),
 ]);
 

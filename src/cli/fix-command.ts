@@ -12,6 +12,7 @@ import { cacheBytesFromEnv } from '../config/env-config.js';
 import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
 import { createDepCache } from '../workspace/dep-cache.js';
 import { StateFileError } from '../fix/state-file.js';
+import { parentOfBase } from '../workspace/empty-base.js';
 import { objectStoreOf } from '../workspace/sandbox-git-view.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import { ExitCode, UsageError } from './exit-codes.js';
@@ -20,6 +21,7 @@ import { reportFix } from './fix-report.js';
 import type { CliIo } from './io.js';
 import { locateRun, openLocalState, openRunWorkspace, type LocalRun, type LocalState } from './local-run.js';
 import { localSessionInput } from './local-session.js';
+import { baseName } from './base-name.js';
 import { workdirProblem } from './workdir-check.js';
 
 /** `greenfix fix`: parse, run, and turn every failure into a clear message and an exit code. */
@@ -43,7 +45,7 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   if (!allow.success) throw new UsageError(`GREENFIX_SETUP_ALLOW: ${allow.error.issues.map((i) => i.message).join('; ')}`);
   const env = { ...io.env, ...(options.model ? { GREENFIX_MODEL: options.model } : {}) };
   const model = createChatModel(modelConfigFromEnv(env));
-  const run = await locateRun(io.env, options.repo, options.task);
+  const run = await locateRun(io.env, options.repo, options.task, options.init);
   // The run's files and the repository's object store (the sandbox's git view) are greenfix's data.
   const dataDirs = [run.workdir, await objectStoreOf(run.repo)];
   const sandbox = await createSandbox({ env: io.env, dataDirs, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
@@ -54,10 +56,11 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const { workspace, state } = await openRunWorkspace(run, resumeFrom);
   const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup }, warn);
-  io.stderr(`greenfix: worktree ${run.worktree} at ${workspace.baseCommit.slice(0, 12)}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
+  const base = (await parentOfBase(run.repo, workspace.baseCommit)) === null ? 'the empty tree (the repository has no commits)' : workspace.baseCommit.slice(0, 12);
+  io.stderr(`greenfix: worktree ${run.worktree} at ${base}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
 
   const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
-  const input = localSessionInput({ options, run, state, workspace, commands, model, sandbox: jobSandbox, env: io.env, stderr: io.stderr, ...localCaches(run, io, warn) });
+  const input = localSessionInput({ options, run, state, workspace, commands, model, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit), ...localCaches(run, io, warn) });
   const result = await runFixSession(input, options.task).finally(() => jobSandbox.release());
   if (result.status === 'published') await removeWorktree(run.repo, run.worktree);
   return reportFix(result, run, options.json, io);
@@ -94,7 +97,8 @@ function discardEarlier(run: LocalRun, io: CliIo): null {
   return null;
 }
 
-function reportError(error: unknown, io: CliIo): number {
+/** A failure as one clear line and its exit code (usage/config 2, anything else 3). */
+export function reportError(error: unknown, io: CliIo): number {
   if (error instanceof SandboxLimitError) {
     io.stderr(`greenfix: stopped: ${error.message}`);
     return ExitCode.notVerified;

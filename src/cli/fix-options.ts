@@ -12,11 +12,15 @@ Makes a worktree of DIR, lets the model fix TASK with every command sandboxed, a
 commit on branch greenfix/<slug> whose tree passed the verify command.
 
 Options:
-  --repo DIR             git repository to work on (default: .)
+  --repo DIR             git repository to work on (default: .); one without commits works
+                         from an empty base
+  --init                 make DIR a git repository first if it is not one
   --task TEXT            what to fix
   --task-file FILE       read the task from FILE instead
   --verify CMD           test command (default: detected)
   --setup CMD            dependency install command, run with network (default: detected)
+  --verify-mode MODE     all_pass (default: the whole command passes) or no_new_failures
+                         (nothing that passed on the base fails, a failing or new test passes)
   --model M              model name (default: $GREENFIX_MODEL); scripted:FILE replays a script
   --max-steps N          step budget (default ${DEFAULT_BUDGETS.maxSteps})
   --max-tokens N         token budget, prompt + completion (default ${DEFAULT_BUDGETS.maxTokens})
@@ -37,11 +41,14 @@ const FixOptionsSchema = z.strictObject({
   verify: z.string().trim().min(1).optional(),
   setup: z.string().trim().min(1).optional(),
   model: z.string().trim().min(1).optional(),
+  /** Absent: the repository's `verify_mode` (or all_pass). */
+  verifyMode: z.enum(['all_pass', 'no_new_failures']).optional(),
   maxSteps: positiveInt.default(DEFAULT_BUDGETS.maxSteps),
   maxTokens: positiveInt.default(DEFAULT_BUDGETS.maxTokens),
   timeoutMinutes: positiveInt.default(DEFAULT_BUDGETS.timeoutMinutes),
   contextTokens: positiveInt.min(2_000).default(FIX_CONTEXT.maxTokens),
   json: z.boolean().default(false),
+  init: z.boolean().default(false),
   resume: z.boolean().default(false),
 });
 export type FixOptions = z.infer<typeof FixOptionsSchema>;
@@ -60,12 +67,14 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
         'task-file': { type: 'string' },
         verify: { type: 'string' },
         setup: { type: 'string' },
+        'verify-mode': { type: 'string' },
         model: { type: 'string' },
         'max-steps': { type: 'string' },
         'max-tokens': { type: 'string' },
         'timeout-minutes': { type: 'string' },
         'context-tokens': { type: 'string' },
         json: { type: 'boolean' },
+        init: { type: 'boolean' },
         resume: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -80,12 +89,14 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
     task,
     verify: values.verify,
     setup: values.setup,
+    verifyMode: values['verify-mode'],
     model: values.model,
     maxSteps: values['max-steps'],
     maxTokens: values['max-tokens'],
     timeoutMinutes: values['timeout-minutes'],
     contextTokens: values['context-tokens'],
     json: values.json,
+    init: values.init,
     resume: values.resume,
   });
   if (!parsed.success) {

@@ -1,4 +1,6 @@
 import type { FixResult } from '../fix/run-fix.js';
+import type { TestEvidence } from '../verify/test-evidence.js';
+import { lastTestOutput, testsSentence } from '../run/job-outcome.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import type { LocalRun } from './local-run.js';
@@ -9,12 +11,16 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
   const tokens = outcome.tokens.prompt + outcome.tokens.completion;
   const published = result.status === 'published' ? result.published : null;
   const reason = result.status === 'not_verified' ? result.reason : outcome.reason;
+  const tests = published ? (outcome.verified?.tests ?? null) : null;
   if (published) {
     io.stderr(`greenfix: verified tree ${published.tree} (${outcome.verified?.command}), committed ${published.commit} on ${published.branch}`);
+    if (tests) for (const line of testChangeText(tests)) io.stderr(`greenfix: ${line}`);
     io.stderr(`greenfix: check it: git rev-parse ${published.branch}^{tree}`);
     io.stderr(`greenfix: journal: ${run.journal}`);
   } else {
     io.stderr(`greenfix: no commit: ${reason}`);
+    const tests = testsSentence(lastTestOutput(run.journal), null);
+    if (tests) io.stderr(`greenfix: ${tests}`);
     io.stderr(`greenfix: worktree kept for inspection: ${run.worktree} (resume with --resume)`);
   }
   io.stderr(`greenfix: what it did, step by step: greenfix log --run ${run.dir}`);
@@ -29,8 +35,29 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
         steps: outcome.steps,
         tokens,
         reason,
+        baseline: result.baseline ?? null,
+        tests: tests ? { mode: tests.mode, format: tests.format, totals: tests.totals, ...(tests.comparison ?? {}), fallback: tests.fallback } : null,
       }),
     );
   }
   return code;
+}
+
+/** The per-test evidence as terminal lines: fail → pass, pass → fail, still failing, new, flaky. */
+function testChangeText(tests: TestEvidence): string[] {
+  if (!tests.format || !tests.totals) return [`tests: exit code only (no readable test report; verify_mode ${tests.mode})`];
+  const t = tests.totals;
+  const lines = [`tests (${tests.format}, verify_mode ${tests.mode}): ${t.total} tests, ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`];
+  const c = tests.comparison;
+  if (!c) return [...lines, 'tests: no per-test comparison (the baseline has no readable report)'];
+  const rows: [string, string[]][] = [
+    ['fail → pass', c.fixed],
+    ['pass → fail', [...c.broken, ...c.missing]],
+    ['still failing, as on the base', c.stillFailing],
+    ['new, passing', c.newPassing],
+    ['new, failing', c.newFailing],
+    ['flaky', c.flaky],
+  ];
+  for (const [label, ids] of rows) if (ids.length > 0 || label === 'pass → fail') lines.push(`  ${label}: ${ids.length > 0 ? ids.join(', ') : 'none'}`);
+  return lines;
 }

@@ -1,4 +1,6 @@
 import type { FixSessionInput } from '../fix/fix-session.js';
+import { baselineCacheDir } from '../fix/baseline-cache.js';
+import { FIX_TOOL_LIMITS } from '../fix/defaults.js';
 import { localPublisher } from '../fix/local-publisher.js';
 import { setupSummary } from '../fix/setup-phase.js';
 import type { ChatModel } from '../model/types.js';
@@ -22,6 +24,8 @@ export interface LocalSessionParts {
   stderr: (line: string) => void;
   /** The setup step's caches (fix-command.ts builds them from GREENFIX_CACHE_MB). */
   caches?: FixSessionInput['caches'];
+  /** How the base is named to people ("main @ 1a2b3c4"); default "the base". */
+  baseName?: string;
 }
 
 /** What `greenfix fix` supplies to the one assembly (fix/fix-session.ts); the job's twin is jobSessionInput. */
@@ -41,8 +45,10 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     ...(parts.caches ? { caches: parts.caches } : {}),
     warn: (message) => stderr(`greenfix: warning: ${message}`),
     now: Date.now,
+    tests: { mode: options.verifyMode ?? 'all_pass', cacheDir: baselineCacheDir(run.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: parts.baseName ?? 'the base' },
     onPhase: (phase, detail) => stderr(`greenfix: ${phase}: ${detail}`),
     onSetupDone: (setup) => stderr(`greenfix: setup: done: ${setupSummary(parts.commands.setup ?? '', setup)}`),
+    onBaseline: (line, cached) => stderr(`greenfix: baseline ${line}${cached ? ' (cached: not run again)' : ''}`),
     onEvent: (event) => {
       const line = formatEvent(event);
       if (line) stderr(line);

@@ -7,6 +7,9 @@ const HELP = `greenfix — commit only what the repository's own tests passed
 
 Usage:
   greenfix fix --repo DIR --task TEXT [options]   fix a local repository (greenfix fix --help)
+  greenfix doctor --repo DIR                      can greenfix work here? setup + tests on HEAD (greenfix doctor --help)
+  greenfix chat --repo DIR [options]              an interactive session (greenfix chat --help);
+                                                  bare \`greenfix\` on a terminal starts one in .
   greenfix log JOURNAL | --run DIR [--format F]   what a run did, step by step (greenfix log --help)
   greenfix serve                                  run the GitHub App: webhook server and workers
   greenfix worker                                 run workers only (scale-out)
@@ -18,15 +21,27 @@ Model endpoint (any OpenAI-compatible /chat/completions):
 /** Dispatches a subcommand and returns the process exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === undefined && io.terminal?.input.isTTY && io.terminal.output.isTTY) return chat([], io);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.stdout(HELP);
     return ExitCode.verified;
   }
   // Each command loads only its own modules: `fix` never loads Probot, BullMQ or prom-client.
   if (command === 'fix') return (await import('./fix-command.js')).fixCommand(rest, io);
+  if (command === 'doctor') return (await import('./doctor-command.js')).doctorCommand(rest, io);
+  if (command === 'chat') return chat(rest, io);
   if (command === 'log') return (await import('./log-command.js')).logCommand(rest, io);
   if (command === 'serve') return (await import('./serve-command.js')).serveCommand(rest, io);
   if (command === 'worker') return (await import('./serve-command.js')).serveCommand(rest, io, 'worker');
   io.stderr(`greenfix: unknown command '${command}'\n\n${HELP}`);
   return ExitCode.usage;
+}
+
+async function chat(argv: string[], io: CliIo): Promise<number> {
+  if (!io.terminal) {
+    io.stderr('greenfix: chat needs a terminal or piped input');
+    return ExitCode.usage;
+  }
+  const [{ chatCommand }, { reportError }] = await Promise.all([import('./chat-command.js'), import('./fix-command.js')]);
+  return chatCommand(argv, io, io.terminal).catch((error: unknown) => reportError(error, io));
 }

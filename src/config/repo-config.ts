@@ -12,6 +12,12 @@ export const RepoConfigSchema = z
     label: z.string().min(1).max(50).default('agent-fix'),
     /** Verify command; detected from the repository when absent. */
     verify: z.string().min(1).max(1000).optional(),
+    /**
+     * When a tree counts as verified: `all_pass` (the whole command exits 0) or `no_new_failures`
+     * (for a base that is already red: nothing that passed on the base fails, and a failing or new
+     * test passes; needs a test report greenfix can read, else it falls back to `all_pass`).
+     */
+    verify_mode: z.enum(['all_pass', 'no_new_failures']).default('all_pass'),
     /** Setup command (installs dependencies, with network); detected when absent. */
     setup: z.string().min(1).max(1000).optional(),
     /** Prefix of greenfix's branches; the branch is `<prefix>issue-<n>`. */

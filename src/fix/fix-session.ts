@@ -50,10 +50,13 @@ export interface FixSessionInput {
   warn?: (message: string) => void;
   signal?: AbortSignal;
   now: () => number;
+  /** The baseline run and verify_mode (fix/baseline-phase.ts). */
+  tests?: FixDeps['tests'];
   onPhase?: FixDeps['onPhase'];
   /** The repository's `network.allow` (the app); the CLI has none. */
   setupAllow?: readonly string[];
   onSetupDone?: FixDeps['onSetupDone'];
+  onBaseline?: FixDeps['onBaseline'];
   onEvent?: AgentDeps['onEvent'];
 }
 
@@ -92,9 +95,11 @@ export function fixDeps(input: FixSessionInput): FixDeps {
     setupTimeoutMs: SETUP_TIMEOUT_MS,
     ...(input.caches ? { setup: setupCaches(input, input.caches) } : {}),
     agentsMd,
+    ...(input.tests ? { tests: input.tests } : {}),
     ...(input.onPhase ? { onPhase: input.onPhase } : {}),
     setupAllow: input.setupAllow ?? [],
     ...(input.onSetupDone ? { onSetupDone: input.onSetupDone } : {}),
+    ...(input.onBaseline ? { onBaseline: input.onBaseline } : {}),
     agent: {
       model: input.model,
       tools: createTools(),

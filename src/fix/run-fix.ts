@@ -7,6 +7,10 @@ import type { ObservableWorkspace } from '../workspace/types.js';
 import type { Published, Publisher } from './publisher.js';
 import type { RunState, RunStateStore } from './run-state.js';
 import { runSetup, setupNote, type SetupDeps, type SetupResult } from './setup-phase.js';
+import { baselineNote } from './baseline-note.js';
+import { runBaseline } from './baseline-phase.js';
+import { baselineSentence, type BaselineSummary } from '../verify/test-evidence.js';
+import type { VerifyMode } from '../verify/verify-policy.js';
 
 export interface FixPaths {
   journal: string;
@@ -29,14 +33,28 @@ export interface FixDeps {
   agentsMd: string | null;
   /** The dependency cache and the package managers' cache of the setup step, when on. */
   setup?: Pick<SetupDeps, 'cache' | 'warn'> & { managerCache?: () => Promise<SetupDeps['managerCache']> };
-  onPhase?: (phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string) => void;
+  /** The baseline run and verify_mode; absent = no baseline, all_pass. */
+  tests?: FixTestsDeps;
+  onPhase?: (phase: 'setup' | 'baseline' | 'agent' | 'gate' | 'publish', detail: string) => void;
+  /** What the baseline found, one line ("on main: 12 tests, 1 failing: a"); `cached` when not run again. */
+  onBaseline?: (line: string, cached: boolean) => void;
   /** How setup ended (also on a resumed run), before the agent starts. */
   onSetupDone?: (setup: SetupResult) => void;
 }
 
-export type FixResult =
+export interface FixTestsDeps {
+  mode: VerifyMode;
+  /** Host-owned baseline cache (baseline-cache.ts `baselineCacheDir`). */
+  cacheDir: string;
+  timeoutMs: number;
+  /** How the base is named to people: "main", "feature-x @ 1a2b3c4". */
+  where: string;
+}
+
+export type FixResult = (
   | { status: 'published'; outcome: AgentOutcome; published: Published }
-  | { status: 'not_verified'; outcome: AgentOutcome; reason: string };
+  | { status: 'not_verified'; outcome: AgentOutcome; reason: string }
+) & { baseline?: BaselineSummary };
 
 /**
  * The one place that sequences a fix: setup → agent → gate → publish. Each effect is recorded
@@ -69,30 +87,45 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
     deps.state.set(state);
   }
   if (setup && state.setup) deps.onSetupDone?.(state.setup);
-  const note = setup && state.setup ? setupNote(setup, state.setup) : null;
+  const verify = state.commands.verify;
+  if (verify && deps.tests && !state.baseline) {
+    deps.onPhase?.('baseline', verify);
+    const signal = deps.agent.toolContext.signal;
+    const b = await runBaseline({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.tests.timeoutMs, cacheDir: deps.tests.cacheDir, ...(signal ? { signal } : {}) }, { verify, setup: setup ?? null });
+    signal?.throwIfAborted();
+    state = { ...state, baseline: { summary: b.summary, report: b.report, cached: b.cached, artefacts: b.artefacts } };
+    deps.state.set(state);
+  }
+  const baselineLine = deps.tests && state.baseline ? baselineSentence(state.baseline.summary, deps.tests.where) : null;
+  if (baselineLine && state.baseline) deps.onBaseline?.(baselineLine, state.baseline.cached);
+  const notes = [setup && state.setup ? setupNote(setup, state.setup) : null, deps.tests && baselineLine ? baselineNote(baselineLine, deps.tests.mode, state.baseline?.summary ?? null, state.baseline?.artefacts ?? []) : null];
+  const note = notes.filter((n): n is string => n !== null).join('\n\n') || null;
 
   deps.onPhase?.('agent', deps.agent.model.name);
   const records = readJournal(deps.paths.journal);
   const journal = deps.openJournal(deps.paths.journal);
   let outcome: AgentOutcome;
   try {
-    const agentDeps: AgentDeps = { ...deps.agent, journal };
+    const tests = deps.tests ? { mode: deps.tests.mode, baseline: state.baseline?.report ?? null, baselineSummary: state.baseline?.summary ?? null } : undefined;
+    const toolContext = tests ? { ...deps.agent.toolContext, tests } : deps.agent.toolContext;
+    const agentDeps: AgentDeps = { ...deps.agent, toolContext, journal };
     const task = note ? `${state.task}\n\n${note}` : state.task;
     outcome = await runOrResume(agentDeps, { task, systemPrompt: systemPrompt(deps.agentsMd, state.commands.verify) }, records);
   } finally {
     journal.close();
   }
+  const extra = state.baseline ? { baseline: state.baseline.summary } : {};
   if (outcome.status !== 'verified' || !outcome.verified) {
-    return { status: 'not_verified', outcome, reason: outcome.reason };
+    return { status: 'not_verified', outcome, reason: outcome.reason, ...extra };
   }
 
-  if (state.published) return { status: 'published', outcome, published: state.published };
+  if (state.published) return { status: 'published', outcome, published: state.published, ...extra };
 
   // The gate: what gets committed is what was tested, checked once more outside the agent.
   deps.onPhase?.('gate', outcome.verified.tree);
   const current = await deps.workspace.treeHash();
   if (current !== outcome.verified.tree) {
-    return { status: 'not_verified', outcome, reason: `the tree changed after verification (${current} ≠ ${outcome.verified.tree})` };
+    return { status: 'not_verified', outcome, reason: `the tree changed after verification (${current} ≠ ${outcome.verified.tree})`, ...extra };
   }
 
   deps.agent.toolContext.signal?.throwIfAborted();
@@ -105,5 +138,5 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
     date: new Date(state.createdAt),
   });
   deps.state.set({ ...state, published });
-  return { status: 'published', outcome, published };
+  return { status: 'published', outcome, published, ...extra };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { baselineSummarySchema, testReportSchema } from '../verify/test-evidence.js';
 
 /**
  * The phases of a fix around the agent's own journal: what was decided at the start (so a resumed
@@ -27,6 +28,10 @@ export const RunStateSchema = z.strictObject({
         })
         .optional(),
     })
+    .optional(),
+  /** The baseline run on the base tree (baseline-phase.ts), once done: a resumed run does not repeat it. */
+  baseline: z
+    .strictObject({ summary: baselineSummarySchema, report: testReportSchema.nullable(), cached: z.boolean(), artefacts: z.array(z.string()).optional() })
     .optional(),
   published: z
     .strictObject({

@@ -1,6 +1,7 @@
 import { fitCheckRunOutput } from './limits.js';
 import { codeBlock, codeSpan, oneLine, tail } from './markdown.js';
 import { evidenceFacts, howToCheck } from './render-evidence.js';
+import { renderTestChanges } from './render-test-changes.js';
 import type { Evidence } from './report.js';
 import type { CheckRunOutput } from './types.js';
 import { untrustedMarkdown } from './untrusted-text.js';
@@ -26,8 +27,13 @@ function isEvidence(input: Evidence | CheckRunFailure): input is Evidence {
 export function renderCheckRunOutput(input: Evidence | CheckRunFailure, runLog?: string): CheckRunOutput {
   if (isEvidence(input)) {
     return fitCheckRunOutput({
-      title: oneLine(`Verified: ${input.command} passed on tree ${input.tree.slice(0, 12)}`, 255),
-      summary: `${evidenceFacts(input)}\n\n${howToCheck(input)}`,
+      title: oneLine(
+        input.exitCode === 0
+          ? `Verified: ${input.command} passed on tree ${input.tree.slice(0, 12)}`
+          : `Verified (no new failures): ${input.command} on tree ${input.tree.slice(0, 12)}`,
+        255,
+      ),
+      summary: [evidenceFacts(input), ...(input.tests ? [renderTestChanges(input.tests)] : []), howToCheck(input)].join('\n\n'),
       text: runLog ?? `Test output (tail) of ${codeSpan(input.command)}:\n\n${codeBlock(tail(input.outputTail, TEXT_TAIL_CHARS))}`,
     });
   }

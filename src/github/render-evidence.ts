@@ -1,5 +1,6 @@
 import { codeBlock, codeSpan, details, formatDuration, oneLine, tail } from './markdown.js';
 import type { Evidence } from './report.js';
+import { renderTestChanges } from './render-test-changes.js';
 
 /** Output tail shown with the evidence; the check run's text carries more. */
 export const EVIDENCE_TAIL_CHARS = 8000;
@@ -28,6 +29,7 @@ export function howToCheck(evidence: Evidence): string {
 export function renderEvidence(evidence: Evidence, tailChars = EVIDENCE_TAIL_CHARS): string {
   return [
     evidenceFacts(evidence),
+    ...(evidence.tests ? [renderTestChanges(evidence.tests)] : []),
     details('Test output (tail)', codeBlock(tail(evidence.outputTail, tailChars))),
     howToCheck(evidence),
   ].join('\n\n');

@@ -21,7 +21,11 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   if (input.issueNumber !== null) parts.push(`Fixes #${input.issueNumber}`);
   const summary = untrustedMarkdown(input.summary, SUMMARY_CHARS);
   parts.push(summary === '' ? '*(no summary)*' : summary);
-  parts.push('---', '### Evidence', 'greenfix opened this pull request because the tests passed on exactly the tree it committed.');
+  const why =
+    input.evidence.exitCode === 0
+      ? 'greenfix opened this pull request because the tests passed on exactly the tree it committed.'
+      : 'greenfix opened this pull request under `verify_mode: no_new_failures`: on exactly the tree it committed, no test that passed on the base fails, and the tests listed as fail → pass now pass. The tests listed as still failing failed on the base too.';
+  parts.push('---', '### Evidence', why);
   parts.push(renderEvidence(input.evidence));
   parts.push(`<sub>${input.retryHint}</sub>`, pullRequestMarker(input.jobId));
   return fitBody(parts.join('\n\n'));

@@ -1,10 +1,11 @@
 import type { JobKind } from '../triggers/types.js';
+import type { TestEvidence } from '../verify/test-evidence.js';
 
 /**
  * What a job's status comment, PR body and check run say, as data: the job runner fills it in,
  * the render functions turn it into Markdown. Nothing secret goes in here.
  */
-export type PhaseName = 'queued' | 'workspace' | 'setup' | 'agent' | 'verification' | 'pull_request';
+export type PhaseName = 'queued' | 'workspace' | 'setup' | 'baseline' | 'agent' | 'verification' | 'pull_request';
 export type PhaseState = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
 
 export interface Phase {
@@ -23,6 +24,8 @@ export interface Evidence {
   outputTail: string;
   commit: string;
   branch: string;
+  /** Per-test evidence against the baseline (absent: a run from before greenfix read reports). */
+  tests?: TestEvidence;
 }
 
 export type OutcomeStatus = 'published' | 'not_verified' | 'failed' | 'cancelled';
@@ -53,7 +56,7 @@ export interface JobReport {
   outcome?: JobOutcomeReport;
 }
 
-export const PHASES: readonly PhaseName[] = ['queued', 'workspace', 'setup', 'agent', 'verification', 'pull_request'];
+export const PHASES: readonly PhaseName[] = ['queued', 'workspace', 'setup', 'baseline', 'agent', 'verification', 'pull_request'];
 
 /** A fresh report: every phase pending but `queued`, which is done (the job exists). */
 export function newJobReport(jobId: string, kind: JobKind, number: number, maxSteps: number): JobReport {

@@ -23,7 +23,7 @@ const ciSchema = z.looseObject({
 });
 
 export const jobRequestSchema = z.looseObject({
-  kind: z.enum(['issue', 'retry', 'ci_fix']),
+  kind: z.enum(['issue', 'retry', 'ci_fix', 'doctor']),
   installationId: z.number().int(),
   repo: repoSchema,
   number: z.number().int(),

@@ -10,10 +10,13 @@ import type { JobSandbox } from '../sandbox/types.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { addWorktree } from '../workspace/worktree.js';
+import { baselineCacheDir } from '../fix/baseline-cache.js';
+import { FIX_TOOL_LIMITS } from '../fix/defaults.js';
 import { githubPublisher } from './github-publisher.js';
 import type { JobFiles, JobStateFile } from './job-files.js';
 import type { JobEnv } from './job-env.js';
-import { lastTestOutput, notVerifiedSentence } from './job-outcome.js';
+import { lastTestOutput, notVerifiedSentence, testsSentence } from './job-outcome.js';
+import { baselineSentence } from '../verify/test-evidence.js';
 import type { JobReporter } from './job-reporter.js';
 import type { JobTarget } from './job-target.js';
 import { jobRunLogMarkdown, publishNoFixCheckRun, type JobRunLogSource } from './job-run-log.js';
@@ -68,7 +71,7 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
       return null;
     });
   }
-  await report(reporter, result, files, links);
+  await report(reporter, result, files, links, target.baseRef.replace(/^refs\/(heads\/)?/, ''));
   return result;
 }
 
@@ -118,9 +121,11 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     warn: jobWarn(input),
     signal,
     now: env.now,
+    tests: { mode: config.verify_mode, cacheDir: baselineCacheDir(env.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: target.baseRef.replace(/^refs\/(heads\/)?/, '') },
     onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
     setupAllow: config.network.allow,
     onSetupDone: (setup) => void reporter.phase('setup', 'done', setupSummary(commands.setup ?? '', setup)),
+    onBaseline: (line, cached) => void reporter.phase('baseline', 'done', cached ? `${line} (cached)` : line),
     onEvent: (event) => {
       if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion);
     },
@@ -130,10 +135,15 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
 /** A worktree file the host would not read (see readRegularFile), in the worker's log. */
 const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn({ jobId: input.job.id }, message);
 
-function onPhase(reporter: JobReporter, phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {
+function onPhase(reporter: JobReporter, phase: 'setup' | 'baseline' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {
   if (phase === 'setup') void reporter.phase('setup', 'running', detail);
+  if (phase === 'baseline') {
+    if (!setup) void reporter.phase('setup', 'skipped', 'no setup command');
+    void reporter.phase('baseline', 'running', detail);
+  }
   if (phase === 'agent') {
     if (!setup) void reporter.phase('setup', 'skipped', 'no setup command');
+    if (reporter.report.phases.find((p) => p.name === 'baseline')?.state === 'pending') void reporter.phase('baseline', 'skipped', 'no test command');
     void reporter.phase('agent', 'running', detail);
   }
   if (phase === 'gate') {
@@ -146,7 +156,7 @@ function onPhase(reporter: JobReporter, phase: 'setup' | 'agent' | 'gate' | 'pub
   }
 }
 
-async function report(reporter: JobReporter, result: FixResult, files: JobFiles, links: RunLogLinks): Promise<void> {
+async function report(reporter: JobReporter, result: FixResult, files: JobFiles, links: RunLogLinks, baseName: string): Promise<void> {
   const logLinks = { ...(links.checkRun ? { runLogUrl: links.checkRun } : {}), ...(links.page ? { runPageUrl: links.page } : {}) };
   if (result.status === 'published') {
     const { published, outcome } = result;
@@ -162,7 +172,9 @@ async function report(reporter: JobReporter, result: FixResult, files: JobFiles,
     return;
   }
   const tail = lastTestOutput(files.journal);
-  await reporter.finish({ status: 'not_verified', sentence: notVerifiedSentence(result.outcome, result.reason), ...(tail ? { outputTail: tail } : {}), ...logLinks });
+  const tests = testsSentence(tail, result.baseline ? baselineSentence(result.baseline, baseName) : null);
+  const sentence = [notVerifiedSentence(result.outcome, result.reason), tests].filter(Boolean).join(' ');
+  await reporter.finish({ status: 'not_verified', sentence, ...(tail ? { outputTail: tail } : {}), ...logLinks });
 }
 
 /** The PR's check run falls back to the test output when the log cannot be read: publishing never fails on it. */

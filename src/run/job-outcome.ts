@@ -31,3 +31,15 @@ export function lastTestOutput(journalPath: string): string | undefined {
 function firstSentence(text: string): string {
   return truncate(text.trim().split('\n')[0] ?? '', 300);
 }
+
+/**
+ * What the last test run and the baseline said, for a run without a verified tree: names the tests
+ * that failed (and whether they failed on the base too), so "no pull request" is never unexplained.
+ */
+export function testsSentence(lastOutput: string | undefined, baselineLine: string | null): string {
+  const verdict = lastOutput?.trim().split('\n')[0] ?? '';
+  const parts: string[] = [];
+  if (verdict.startsWith('tests failed') || verdict.startsWith('tests passed, but')) parts.push(`Last test run: ${verdict.length > 250 ? `${verdict.slice(0, 247)}...` : verdict}`);
+  if (baselineLine) parts.push(`Baseline ${baselineLine}.`);
+  return parts.join(' ');
+}

@@ -15,6 +15,7 @@ import { closedIssueNote } from './closed-note.js';
 import { JobReporter } from './job-reporter.js';
 import { planTarget, type JobTarget } from './job-target.js';
 import { fixOnWorkspace } from './job-fix.js';
+import { doctorJob } from './job-doctor.js';
 import type { JobRunResult, WorkerAbortReason } from './worker-pool.js';
 import { errorText } from '../util/error-text.js';
 
@@ -51,6 +52,11 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
   }
   try {
     makeJobDir(env.workdir, files);
+    if (request.kind === 'doctor') {
+      const { ready } = await doctorJob({ env, job, config: loaded.config, host, files, signal });
+      await removeJobFiles(files, mirrorDir(env.workdir, request.repo.id));
+      return finished(ready ? 'ready' : 'not_ready', { type: 'succeeded', result: { status: ready ? 'ready' : 'not_ready' } });
+    }
     const state = openJobState(files);
     const target = state.get('job') ?? (await decideTarget(env, job, loaded.config, host, state, reporter));
     if (!target) return finished('refused', { type: 'succeeded', result: { status: 'refused' } });

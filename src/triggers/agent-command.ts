@@ -9,6 +9,8 @@ export const MAX_INSTRUCTIONS_CHARS = 10_000;
 export type AgentCommand =
   | { kind: 'retry'; instructions?: string }
   | { kind: 'cancel' }
+  /** The readiness check: setup and tests on the default branch, answered in a comment. */
+  | { kind: 'doctor' }
   /** `/agent` followed by nothing or by a word that is not a command; `word` is sanitised for display. */
   | { kind: 'unknown'; word: string };
 
@@ -26,6 +28,7 @@ export function parseAgentCommand(body: string): AgentCommand | undefined {
   const name = word[1]!.toLowerCase();
   const rest = afterPrefix.slice(word[0].length);
   if (name === 'cancel') return { kind: 'cancel' };
+  if (name === 'doctor') return { kind: 'doctor' };
   if (name === 'retry') return retry(rest);
   return { kind: 'unknown', word: displayable(word[1]!) };
 }
@@ -54,5 +57,6 @@ export function agentCommandHelp(word: string): string {
     '',
     '- `/agent retry [instructions]`: run the fix again, with optional extra instructions (they may span several lines).',
     '- `/agent cancel`: stop the job running or waiting for this issue or pull request.',
+    '- `/agent doctor`: check whether greenfix can work on this repository (setup and tests on the default branch).',
   ].join('\n');
 }

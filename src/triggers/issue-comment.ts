@@ -32,6 +32,8 @@ export function issueCommentTrigger(action: string, payload: unknown, ctx: Trigg
       return { type: 'cancel', request: { ...base, target, reason: '/agent cancel', explicit: true }, authorize: true };
     case 'unknown':
       return { type: 'refuse', refusal: { ...base, code: 'unknown_command', message: agentCommandHelp(command.word) }, authorize: true };
+    case 'doctor':
+      return { type: 'job', request: { ...base, kind: 'doctor', target, title: p.issue.title, body: '' }, authorize: true };
     case 'retry':
       if (p.issue.state === 'closed') return asCommand(closedRefusal(base, target));
       return {

@@ -12,7 +12,8 @@ export interface RepoRef {
   defaultBranch: string;
 }
 
-export type JobKind = 'issue' | 'retry' | 'ci_fix';
+/** `doctor`: the readiness check of `/agent doctor` (no fix, one comment). */
+export type JobKind = 'issue' | 'retry' | 'ci_fix' | 'doctor';
 
 /** The failing CI a `ci_fix` job answers. Check names are sorted (they are part of the dedupe key). */
 export interface CiFailure {

@@ -1,12 +1,16 @@
+import type { TestEvidence } from '../verify/test-evidence.js';
 /** A checked-out tree the agent works in, with the verification bookkeeping of DESIGN §3.2. */
 import type { ReadOnlyBind } from '../sandbox/types.js';
 
 export interface VerifiedTree {
   tree: string;
   command: string;
-  exitCode: 0;
+  /** 0, except under `verify_mode: no_new_failures`, where `tests` says why it still counts. */
+  exitCode: number;
   durationMs: number;
   outputTail: string;
+  /** Per-test evidence against the baseline, when the test run's output could be read. */
+  tests?: TestEvidence;
 }
 
 export interface Workspace {

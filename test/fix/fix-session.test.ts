@@ -43,11 +43,13 @@ function job(): Job {
 
 /** What the agent and runFix get, minus what is the caller's by design (callbacks, publisher, journal path and opener, state). */
 function comparable(deps: FixDeps) {
-  const { onPhase: _p, onSetupDone: _sd, publisher: _pub, paths: _paths, state: _state, openJournal: _o, agent, ...rest } = deps;
+  const { onPhase: _p, onSetupDone: _sd, onBaseline: _b, publisher: _pub, paths: _paths, state: _state, openJournal: _o, agent, tests, ...rest } = deps;
+  // How the base is named is the caller's ("main" in a job, "main @ 1a2b3c4" in the CLI); the rest of the baseline policy is shared.
+  const { where: _w, ...testsPolicy } = tests ?? { where: '' };
   const { onEvent: _e, tools, toolContext, config, ...agentRest } = agent;
   const { signal: _s, ...context } = toolContext;
   const { jobId: _j, ...recorded } = config ?? {};
-  return { ...rest, agent: { ...agentRest, tools: tools.map((t) => t.name), toolContext: context, config: recorded } };
+  return { ...rest, tests: testsPolicy, agent: { ...agentRest, tools: tools.map((t) => t.name), toolContext: context, config: recorded } };
 }
 
 async function bothAssemblies(files: Record<string, string>, repoConfig: unknown, argv: string[]) {

@@ -1,5 +1,8 @@
 import type { z } from 'zod';
 import type { SandboxRunner } from '../../sandbox/types.js';
+import type { BaselineSummary } from '../../verify/test-evidence.js';
+import type { TestReport } from '../../verify/test-report.js';
+import type { VerifyMode } from '../../verify/verify-policy.js';
 import type { ObservableWorkspace, VerifiedTree } from '../../workspace/types.js';
 
 export interface ToolContext {
@@ -13,6 +16,15 @@ export interface ToolContext {
   fileOwner: { uid: number; gid: number } | null;
   limits: ToolLimits;
   signal?: AbortSignal;
+  /** verify_mode and the baseline run on the base tree; absent = all_pass without a baseline. */
+  tests?: TestPolicy;
+}
+
+export interface TestPolicy {
+  mode: VerifyMode;
+  /** The base tree's test report; null when its output could not be read (exit code only). */
+  baseline: TestReport | null;
+  baselineSummary: BaselineSummary | null;
 }
 
 export interface ToolLimits {

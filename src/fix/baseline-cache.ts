@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { baselineSummarySchema, testReportSchema } from '../verify/test-evidence.js';
+
+const CacheSchema = z.object({
+  version: z.literal(1),
+  key: z.string(),
+  summary: baselineSummarySchema,
+  report: testReportSchema.nullable(),
+});
+export type BaselineEntry = Omit<z.infer<typeof CacheSchema>, 'version'>;
+
+/** The cache key: the base tree, the verify command and the setup command (what decides the result). */
+export function baselineKey(baseTree: string, verify: string, setup: string | null): string {
+  return createHash('sha256').update(JSON.stringify([baseTree, verify, setup])).digest('hex');
+}
+
+/** `<workdir>/baselines/`: host-owned, 0700, outside every worktree (the sandbox cannot reach it). */
+export function baselineCacheDir(workdir: string): string {
+  return join(workdir, 'baselines');
+}
+
+/** The cached baseline for `key`, or null (absent, unreadable or from another key: run it again). */
+export function readBaseline(dir: string, key: string): BaselineEntry | null {
+  try {
+    const parsed = CacheSchema.safeParse(JSON.parse(readFileSync(join(dir, `${key}.json`), 'utf8')));
+    return parsed.success && parsed.data.key === key ? { key, summary: parsed.data.summary, report: parsed.data.report } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Atomic (write a unique temporary file, fsync, rename): two jobs on one commit never see half a file. */
+export function writeBaseline(dir: string, entry: BaselineEntry): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  const file = join(dir, `${entry.key}.json`);
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const fd = openSync(tmp, 'wx', 0o600);
+  try {
+    writeSync(fd, JSON.stringify(CacheSchema.parse({ version: 1, ...entry })));
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  renameSync(tmp, file);
+}

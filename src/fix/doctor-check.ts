@@ -1,0 +1,67 @@
+import type { SandboxRunner } from '../sandbox/types.js';
+import type { BaselineSummary } from '../verify/test-evidence.js';
+import type { Commands, ObservableWorkspace } from '../workspace/types.js';
+import { runBaseline } from './baseline-phase.js';
+import { runSetup, type SetupResult } from './setup-phase.js';
+
+export type CommandSource = 'configured' | 'detected' | 'none';
+
+export interface DoctorFindings {
+  commands: Commands;
+  sources: { verify: CommandSource; setup: CommandSource };
+  /** Programs the commands start that the sandbox cannot find. */
+  missingInSandbox: string[];
+  setup: SetupResult | null;
+  baseline: BaselineSummary | null;
+  /** Host problems (missing bubblewrap, git, …): each a sentence. */
+  hostProblems: string[];
+}
+
+export interface DoctorDeps {
+  workspace: ObservableWorkspace;
+  sandbox: SandboxRunner;
+  setupTimeoutMs: number;
+  testTimeoutMs: number;
+  cacheDir: string;
+  /** The repository's `network.allow` for setup (the app); none locally. */
+  egressAllow?: readonly string[];
+  signal?: AbortSignal;
+}
+
+/** The program a command starts (`npm test` → npm, `FOO=1 make check` → make), if it can tell. */
+function programOf(command: string): string | null {
+  const words = command.trim().split(/\s+/).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
+  const first = words[0] ?? '';
+  return /^[A-Za-z0-9._+-]+$/.test(first) ? first : null;
+}
+
+async function missingPrograms(deps: DoctorDeps, commands: Commands): Promise<string[]> {
+  const programs = [...new Set([commands.setup, commands.verify].flatMap((c) => (c ? [programOf(c)] : [])).filter((p): p is string => p !== null))];
+  if (programs.length === 0) return [];
+  const r = await deps.sandbox.run({
+    command: `for p in ${programs.join(' ')}; do command -v "$p" >/dev/null 2>&1 || echo "$p"; done`,
+    workspace: deps.workspace.root,
+    timeoutMs: 30_000,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  });
+  return r.stdout.split('\n').map((l) => l.trim()).filter((l) => programs.includes(l));
+}
+
+/**
+ * The readiness check (`greenfix doctor`): the commands, whether the sandbox has their programs,
+ * setup (with network, as a fix does) and the verify command on the base, timed — the same steps a
+ * fix takes before the model starts, so what works here works in a job.
+ */
+export async function runDoctor(deps: DoctorDeps, commands: Commands, sources: DoctorFindings['sources'], hostProblems: string[]): Promise<DoctorFindings> {
+  const findings: DoctorFindings = { commands, sources, missingInSandbox: [], setup: null, baseline: null, hostProblems };
+  if (hostProblems.length > 0) return findings;
+  findings.missingInSandbox = await missingPrograms(deps, commands);
+  const signal = deps.signal ? { signal: deps.signal } : {};
+  const egressAllow = deps.egressAllow ?? [];
+  if (commands.setup) findings.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, egressAllow, ...signal }, commands.setup);
+  if (commands.verify) {
+    const b = await runBaseline({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.testTimeoutMs, cacheDir: deps.cacheDir, ...signal }, { verify: commands.verify, setup: commands.setup }, true);
+    findings.baseline = b.summary;
+  }
+  return findings;
+}

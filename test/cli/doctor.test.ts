@@ -1,0 +1,64 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanup, makeRepo, runCli, tempDir } from './helpers.js';
+
+const HEALTHY = {
+  'package.json': JSON.stringify({ name: 'healthy', version: '1.0.0', private: true, scripts: { test: 'node --test --test-reporter=tap' } }),
+  'package-lock.json': JSON.stringify({ name: 'healthy', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'healthy', version: '1.0.0' } } }),
+  'a.test.mjs': "import { test } from 'node:test';\ntest('works', () => {});\ntest('also works', () => {});\n",
+};
+
+/** `greenfix doctor` through the built CLI, real git and bwrap: what a maintainer sees before the first fix. */
+describe('greenfix doctor', () => {
+  let dir: string;
+  const doctor = (repo: string, ...extra: string[]) => runCli(['doctor', '--repo', repo, '--json', ...extra], { GREENFIX_WORKDIR: join(dir, 'work') });
+  beforeEach(() => (dir = tempDir('greenfix-doctor-')));
+  afterEach(() => cleanup(dir));
+
+  it('a healthy repository: detected commands, setup and tests timed, the baseline, ready', async () => {
+    const repo = makeRepo(dir, HEALTHY);
+    const r = await doctor(repo);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('greenfix: verify: npm test (detected)');
+    expect(r.stderr).toContain('greenfix: setup: npm ci (detected)');
+    expect(r.stderr).toMatch(/greenfix: setup ran: exit code 0 in [\d.]+ s\n/);
+    expect(r.stderr).toMatch(/greenfix: tests ran: exit code 0 in [\d.]+ s\n/);
+    expect(r.stderr).toContain('greenfix: report format: node --test (TAP)');
+    expect(r.stderr).toMatch(/greenfix: baseline on main @ [0-9a-f]{7}: 2 tests, all passing\n/);
+    expect(r.stderr).toMatch(/greenfix: greenfix can work on this repository: the tests pass on the base \(2 tests, node --test \(TAP\)\)\n$/);
+    expect(r.json).toMatchObject({ ready: true, commands: { verify: 'npm test', setup: 'npm ci' }, baseline: { exitCode: 0, totals: { total: 2 } } });
+    // the worktree is gone again; the baseline it measured is cached for the first fix
+    expect(existsSync(join(dir, 'work', 'doctor'))).toBe(true);
+    expect(readdirSync(join(dir, 'work', 'doctor'))).toEqual([]);
+    expect(readdirSync(join(dir, 'work', 'baselines'))).toHaveLength(1);
+  });
+
+  it('a repository without tests: not ready, and says to set verify', async () => {
+    const repo = makeRepo(dir, { 'README.md': 'no tests here\n' });
+    const r = await doctor(repo);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('greenfix: verify: (none) (none)');
+    expect(r.stderr).toMatch(/greenfix: greenfix cannot work on this repository yet: no test command was detected — set `verify:` in \.github\/greenfix\.yml \(or --verify\)\n$/);
+    expect(r.json).toMatchObject({ ready: false, baseline: null });
+  });
+
+  it('a repository whose setup fails: not ready, with the setup output', async () => {
+    const repo = makeRepo(dir, { 'a.test.mjs': HEALTHY['a.test.mjs'] });
+    const r = await doctor(repo, '--setup', 'echo "cannot reach registry.example.invalid" >&2; exit 7', '--verify', 'node --test');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('greenfix: setup: echo "cannot reach registry.example.invalid" >&2; exit 7 (configured)');
+    expect(r.stderr).toMatch(/greenfix: setup ran: exit code 7 in [\d.]+ s\n/);
+    expect(r.stderr).toContain('cannot reach registry.example.invalid');
+    expect(r.stderr).toMatch(/greenfix: greenfix cannot work on this repository yet: the setup command failed \(exit code 7\)/);
+  });
+
+  it('a red base with a readable report: ready with no_new_failures; a program the sandbox lacks: not ready', async () => {
+    const red = makeRepo(dir, { 'a.test.mjs': "import { test } from 'node:test';\ntest('ok', () => {});\ntest('red', () => { throw new Error('x'); });\n" });
+    const r = await doctor(red, '--verify', 'node --test --test-reporter=tap');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/with `verify_mode: no_new_failures`: 1 of 2 tests already fail on the base/);
+    const missing = await doctor(red, '--verify', 'no-such-runner-xyz test');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('greenfix: sandbox: not found: no-such-runner-xyz');
+  });
+});
