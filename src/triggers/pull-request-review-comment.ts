@@ -23,5 +23,5 @@ export function pullRequestReviewCommentTrigger(action: string, payload: unknown
   const command = parseAgentCommand(p.comment.body ?? '');
   if (!command) return ignored('the review comment is not an /agent command');
   if (isBot(p.sender)) return ignored(`bots never run /agent commands (${p.sender.login})`);
-  return reviewCommandResult(p, p.pull_request, command, { commentId: p.comment.id, body: '' });
+  return reviewCommandResult(p, p.pull_request, command, { commentId: p.comment.id, body: '' }, p.comment.body ?? '');
 }

@@ -41,10 +41,13 @@ describe('pull_request_review triggers', () => {
     expect(triggerFor('pull_request_review', review('/agent', 'changes_requested', { sender: { login: 'renovate[bot]', type: 'Bot' } }), { ...CTX, reviewOnRequestChanges: true })).toMatchObject({ type: 'ignored' });
   });
 
-  it('edited and dismissed reviews are not triggers; /agent cancel cancels; an unknown command gets the help', () => {
+  it('edited and dismissed reviews are not triggers; /agent cancel cancels; /agent <free text> is an instruction', () => {
     expect(triggerFor('pull_request_review', examplePayload('pull_request_review', 'dismissed'), CTX)).toMatchObject({ type: 'ignored' });
     expect(triggerFor('pull_request_review', review('/agent cancel'), CTX)).toMatchObject({ type: 'cancel', authorize: true, request: { number: 2, explicit: true } });
-    expect(triggerFor('pull_request_review', review('/agent frobnicate'), CTX)).toMatchObject({ type: 'refuse', authorize: true, refusal: { code: 'unknown_command' } });
+    expect(triggerFor('pull_request_review', review('/agent rename these helpers\nand keep the tests'), CTX)).toMatchObject({
+      type: 'job',
+      request: { kind: 'review', instructions: 'rename these helpers\nand keep the tests' },
+    });
   });
 
   it('on a closed PR → a refusal, answered to collaborators only', () => {
@@ -69,6 +72,10 @@ describe('pull_request_review_comment triggers', () => {
     const result = triggerFor('pull_request_review_comment', reviewComment('/agent'), CTX);
     expect(result).toMatchObject({ type: 'job', authorize: true, request: { kind: 'review', number: 2, review: { commentId: 284312630, body: '' } } });
     expect(result.type === 'job' && result.request.review?.reviewId).toBeUndefined();
+    expect(triggerFor('pull_request_review_comment', reviewComment('/agent use a const here'), CTX)).toMatchObject({
+      type: 'job',
+      request: { kind: 'review', instructions: 'use a const here', review: { commentId: 284312630 } },
+    });
   });
 
   it('a plain review comment, an edit or a deletion is ignored; bots and greenfix never trigger', () => {
