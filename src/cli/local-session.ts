@@ -1,5 +1,6 @@
 import type { FixSessionInput } from '../fix/fix-session.js';
 import { localPublisher } from '../fix/local-publisher.js';
+import { setupSummary } from '../fix/setup-phase.js';
 import type { ChatModel } from '../model/types.js';
 import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
@@ -40,6 +41,7 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     warn: (message) => stderr(`greenfix: warning: ${message}`),
     now: Date.now,
     onPhase: (phase, detail) => stderr(`greenfix: ${phase}: ${detail}`),
+    onSetupDone: (setup) => stderr(`greenfix: setup: done: ${setupSummary(parts.commands.setup ?? '', setup)}`),
     onEvent: (event) => {
       const line = formatEvent(event);
       if (line) stderr(line);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_BUDGETS } from './budget-defaults.js';
+import { DomainPatternSchema } from './domain-pattern.js';
 
 /**
  * `.github/greenfix.yml`: strict (an unknown key is an error, not a silent typo), every key
@@ -49,6 +50,16 @@ export const RepoConfigSchema = z
         on_request_changes: z.boolean().default(false),
         /** Resolve a thread greenfix answered when its lines changed in the verified commit. */
         resolve_threads: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+    network: z
+      .object({
+        /**
+         * The only domains the setup step may reach through the egress proxy (`registry.npmjs.org`,
+         * `*.pythonhosted.org`); empty: any public host. Loopback and private addresses never.
+         */
+        allow: z.array(DomainPatternSchema).max(100).default([]),
       })
       .strict()
       .prefault({}),

@@ -4,6 +4,7 @@ import type { RepoConfig } from '../config/repo-config.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
 import type { FixResult } from '../fix/run-fix.js';
+import { setupSummary } from '../fix/setup-phase.js';
 import type { FailedCheck, GitHost } from '../github/types.js';
 import { answerThreads, toAddressed } from './answer-threads.js';
 import { gatherTaskContext, pullRequestDiff } from './gather-context.js';
@@ -118,6 +119,8 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     signal,
     now: env.now,
     onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
+    setupAllow: config.network.allow,
+    onSetupDone: (setup) => void reporter.phase('setup', 'done', setupSummary(commands.setup ?? '', setup)),
     onEvent: (event) => {
       if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion);
     },
@@ -130,7 +133,7 @@ const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn(
 function onPhase(reporter: JobReporter, phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {
   if (phase === 'setup') void reporter.phase('setup', 'running', detail);
   if (phase === 'agent') {
-    void reporter.phase('setup', setup ? 'done' : 'skipped', setup ?? 'no setup command');
+    if (!setup) void reporter.phase('setup', 'skipped', 'no setup command');
     void reporter.phase('agent', 'running', detail);
   }
   if (phase === 'gate') {

@@ -99,6 +99,11 @@ describe('review iteration', () => {
     expect(shown).toContain("The pull request's diff against main");
     expect(shown).toContain('+exports.twice = (a) => 2 * a;');
     expect(statusComments(h, 12).join('\n')).toContain('Answered 2 review thread(s)');
+    const status = statusComments(h, 12).join('\n');
+    expect(status).toContain('worked on the review');
+    // Metrics know the job kind.
+    const metrics = await (await fetch(`${h.app.url}/metrics`)).text();
+    expect(metrics).toMatch(/greenfix_job_duration_seconds_count\{kind="review",outcome="published"\} 1/);
 
     // Request changes without /agent: off by default, so nothing more happens.
     const plain = twoThreadReview(h, pr, 'Please fix these', 'CHANGES_REQUESTED');
