@@ -3,12 +3,16 @@ import { call } from './errors.js';
 import type { HostDeps } from './host-deps.js';
 import { NO_RETRY } from './no-retry.js';
 
-/** The PR's review comment (every page) that replies to `commentId` and contains `marker`. */
+/**
+ * The PR's review comment (every page) by an app (greenfix posts as one) that replies to
+ * `commentId` and contains `marker`. A person's comment carrying the marker never counts: it
+ * would let anyone suppress greenfix's reply.
+ */
 async function findReply(deps: HostDeps, pullNumber: number, commentId: number, marker: string): Promise<number | null> {
   const comments = await call('list review comments', () =>
     deps.octokit.paginate(deps.octokit.rest.pulls.listReviewComments, { owner: deps.owner, repo: deps.repo, pull_number: pullNumber, per_page: 100 }),
   );
-  const hit = comments.find((c) => (c.in_reply_to_id === commentId || c.id === commentId) && (c.body ?? '').includes(marker));
+  const hit = comments.find((c) => c.in_reply_to_id === commentId && c.user?.type === 'Bot' && (c.body ?? '').includes(marker));
   return hit ? hit.id : null;
 }
 

@@ -72,6 +72,14 @@ describe('GitHost review threads', () => {
     expect(state.reviewComments.filter((c) => c.inReplyTo === 10 && c.user === 'greenfix[bot]')).toHaveLength(1);
   });
 
+  it("attack: a person's reply that carries greenfix's marker does not stand in for greenfix's reply", async () => {
+    const { host, state } = setup();
+    state.reviewComments.push({ ...state.reviewComments[0]!, id: 12, body: '<!-- m -->\nall done, nothing to see', user: 'mallory', inReplyTo: 10 });
+    const id = await host.replyOnce(5, 10, '<!-- m -->', 'done');
+    expect(id).not.toBe(12);
+    expect(state.reviewComments.filter((c) => c.inReplyTo === 10 && c.user === 'greenfix[bot]')).toHaveLength(1);
+  });
+
   it('resolveReviewThread marks the thread resolved; twice is harmless', async () => {
     const { host, state } = setup();
     await host.resolveReviewThread('PRRT_10');
