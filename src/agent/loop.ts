@@ -1,9 +1,10 @@
 import { ModelError } from '../model/errors.js';
 import { estimateTokens } from '../model/estimate-tokens.js';
-import type { ChatResponse, ToolSpec } from '../model/types.js';
+import type { ChatMessage, ChatResponse, ToolSpec } from '../model/types.js';
 import { executeCalls, settle } from './act.js';
 import { describeExhausted, exhaustedBudget } from './budget.js';
-import { fitContext } from './context.js';
+import { compactHistory } from './compact.js';
+import { fitContext, stubOlderResults } from './context.js';
 import { executorOf, toolSpecs } from './dispatch.js';
 import { endRun, toOutcome } from './outcome.js';
 import { taskMessage } from './prompt.js';
@@ -22,20 +23,22 @@ export async function runAgent(deps: AgentDeps, input: AgentInput): Promise<Agen
 export async function continueRun(deps: AgentDeps, state: AgentState): Promise<AgentOutcome> {
   const startedAt = deps.now();
   const specs = toolSpecs(deps.tools);
+  // After a failed summary call, the next few steps use stubs only (one retry per few steps).
+  const compaction = { notBeforeStep: 0 };
   for (;;) {
     // A cancelled job stops between steps, not only inside a model call or a command.
     deps.toolContext.signal?.throwIfAborted();
     const used = { steps: state.steps, tokens: state.tokens.prompt + state.tokens.completion, elapsedMs: state.priorElapsedMs + deps.now() - startedAt };
     const over = exhaustedBudget(deps.budget, used);
     if (over) return endRun(deps, state, { status: 'budget_exhausted', reason: describeExhausted(over, deps.budget, used), budget: over });
-    const outcome = await step(deps, state, specs);
+    const outcome = await step(deps, state, specs, compaction);
     if (outcome) return outcome;
   }
 }
 
 /** query → execute → settle. Returns the outcome when the run ends here. */
-async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[]): Promise<AgentOutcome | null> {
-  const reply = await query(deps, state, specs);
+async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[], compaction: { notBeforeStep: number }): Promise<AgentOutcome | null> {
+  const reply = await query(deps, state, specs, compaction);
   if (reply instanceof ModelError) return modelErrorOutcome(deps, state, reply);
   record(deps.journal, state, { type: 'assistant', step: state.steps + 1, message: reply.message, usage: reply.usage });
   deps.onEvent?.({ type: 'model', step: state.steps, tokens: { ...state.tokens }, toolCalls: reply.message.toolCalls?.length ?? 0 });
@@ -43,8 +46,14 @@ async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[]): Prom
   return settle(deps, state);
 }
 
-async function query(deps: AgentDeps, state: AgentState, specs: ToolSpec[]): Promise<ChatResponse | ModelError> {
-  const messages = fitContext(state.messages, { ...deps.context, estimate: (m) => estimateTokens(m, specs) });
+const COMPACTION_RETRY_STEPS = 5;
+
+async function query(deps: AgentDeps, state: AgentState, specs: ToolSpec[], compaction: { notBeforeStep: number }): Promise<ChatResponse | ModelError> {
+  const options = { ...deps.context, estimate: (m: readonly ChatMessage[]) => estimateTokens(m, specs) };
+  if (deps.context.handoffSummary && state.steps >= compaction.notBeforeStep && !stubOlderResults(state.messages, options).fits) {
+    if (!(await compactHistory(deps, state, options))) compaction.notBeforeStep = state.steps + COMPACTION_RETRY_STEPS;
+  }
+  const messages = fitContext(state.messages, options);
   try {
     return await deps.model.complete({ messages, tools: specs, turn: state.steps, ...(deps.toolContext.signal ? { signal: deps.toolContext.signal } : {}) });
   } catch (err) {

@@ -2,12 +2,13 @@ import { ConfigError } from '../model/config-error.js';
 import { createChatModel } from '../model/create-chat-model.js';
 import { modelConfigFromEnv } from '../model/model-config.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
-import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.js';
+import { SandboxConfigError, SandboxLimitError, SandboxUnavailableError } from '../sandbox/errors.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { SetupAllowSchema } from '../config/domain-pattern.js';
 import { fixCommands, runFixSession } from '../fix/fix-session.js';
 import { StateFileError } from '../fix/state-file.js';
+import { parentOfBase } from '../workspace/empty-base.js';
 import { objectStoreOf } from '../workspace/sandbox-git-view.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import { ExitCode, UsageError } from './exit-codes.js';
@@ -39,7 +40,7 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   if (!allow.success) throw new UsageError(`GREENFIX_SETUP_ALLOW: ${allow.error.issues.map((i) => i.message).join('; ')}`);
   const env = { ...io.env, ...(options.model ? { GREENFIX_MODEL: options.model } : {}) };
   const model = createChatModel(modelConfigFromEnv(env));
-  const run = await locateRun(io.env, options.repo, options.task);
+  const run = await locateRun(io.env, options.repo, options.task, options.init);
   // The run's files and the repository's object store (the sandbox's git view) are greenfix's data.
   const dataDirs = [run.workdir, await objectStoreOf(run.repo)];
   const sandbox = await createSandbox({ env: io.env, dataDirs, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
@@ -47,13 +48,15 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const unreachable = io.env.GREENFIX_SANDBOX === 'off' ? null : workdirProblem(run.workdir, owner);
   if (unreachable) throw new UsageError(unreachable);
   const resumeFrom = options.resume ? resumable(run) : discardEarlier(run, io);
-  const { workspace, state } = await openRunWorkspace(run, resumeFrom, owner);
+  const { workspace, state } = await openRunWorkspace(run, resumeFrom);
   const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup }, warn);
-  io.stderr(`greenfix: worktree ${run.worktree} at ${workspace.baseCommit.slice(0, 12)}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
+  const base = (await parentOfBase(run.repo, workspace.baseCommit)) === null ? 'the empty tree (the repository has no commits)' : workspace.baseCommit.slice(0, 12);
+  io.stderr(`greenfix: worktree ${run.worktree} at ${base}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
 
-  const input = localSessionInput({ options, run, state, workspace, commands, model, sandbox, fileOwner: owner, env: io.env, stderr: io.stderr });
-  const result = await runFixSession(input, options.task);
+  const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
+  const input = localSessionInput({ options, run, state, workspace, commands, model, sandbox: jobSandbox, env: io.env, stderr: io.stderr });
+  const result = await runFixSession(input, options.task).finally(() => jobSandbox.release());
   if (result.status === 'published') await removeWorktree(run.repo, run.worktree);
   return reportFix(result, run, options.json, io);
 }
@@ -79,7 +82,12 @@ function discardEarlier(run: LocalRun, io: CliIo): null {
   return null;
 }
 
-function reportError(error: unknown, io: CliIo): number {
+/** A failure as one clear line and its exit code (usage/config 2, anything else 3). */
+export function reportError(error: unknown, io: CliIo): number {
+  if (error instanceof SandboxLimitError) {
+    io.stderr(`greenfix: stopped: ${error.message}`);
+    return ExitCode.notVerified;
+  }
   const usage = [UsageError, ConfigError, SandboxConfigError, SandboxUnavailableError, StateFileError];
   if (usage.some((type) => error instanceof type)) {
     io.stderr(`greenfix: ${(error as Error).message}`);

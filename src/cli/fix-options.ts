@@ -12,7 +12,9 @@ Makes a worktree of DIR, lets the model fix TASK with every command sandboxed, a
 commit on branch greenfix/<slug> whose tree passed the verify command.
 
 Options:
-  --repo DIR             git repository to work on (default: .)
+  --repo DIR             git repository to work on (default: .); one without commits works
+                         from an empty base
+  --init                 make DIR a git repository first if it is not one
   --task TEXT            what to fix
   --task-file FILE       read the task from FILE instead
   --verify CMD           test command (default: detected)
@@ -42,6 +44,7 @@ const FixOptionsSchema = z.strictObject({
   timeoutMinutes: positiveInt.default(DEFAULT_BUDGETS.timeoutMinutes),
   contextTokens: positiveInt.min(2_000).default(FIX_CONTEXT.maxTokens),
   json: z.boolean().default(false),
+  init: z.boolean().default(false),
   resume: z.boolean().default(false),
 });
 export type FixOptions = z.infer<typeof FixOptionsSchema>;
@@ -66,6 +69,7 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
         'timeout-minutes': { type: 'string' },
         'context-tokens': { type: 'string' },
         json: { type: 'boolean' },
+        init: { type: 'boolean' },
         resume: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -86,6 +90,7 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
     timeoutMinutes: values['timeout-minutes'],
     contextTokens: values['context-tokens'],
     json: values.json,
+    init: values.init,
     resume: values.resume,
   });
   if (!parsed.success) {

@@ -2,8 +2,7 @@ import type { FixSessionInput } from '../fix/fix-session.js';
 import { localPublisher } from '../fix/local-publisher.js';
 import { setupSummary } from '../fix/setup-phase.js';
 import type { ChatModel } from '../model/types.js';
-import type { FileOwner } from '../sandbox/ownership.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { JobSandbox } from '../sandbox/types.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { crashWrappers } from './crash-wrappers.js';
 import type { FixOptions } from './fix-options.js';
@@ -17,8 +16,8 @@ export interface LocalSessionParts {
   workspace: ObservableWorkspace;
   commands: Commands;
   model: ChatModel;
-  sandbox: Sandbox;
-  fileOwner: FileOwner | null;
+  /** The run's own sandbox (Sandbox.forJob). */
+  sandbox: JobSandbox;
   env: Readonly<Record<string, string | undefined>>;
   stderr: (line: string) => void;
 }
@@ -32,7 +31,6 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     budgets: { maxSteps: options.maxSteps, maxTokens: options.maxTokens, timeoutMinutes: options.timeoutMinutes, contextTokens: options.contextTokens },
     model: parts.model,
     sandbox: parts.sandbox,
-    fileOwner: parts.fileOwner,
     publisher: localPublisher(run.repo, run.branch),
     state: parts.state.fixStore(),
     journal: run.journal,

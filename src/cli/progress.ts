@@ -10,6 +10,8 @@ export function formatEvent(event: AgentEvent): string | null {
       return `[step ${event.step}]   ${event.ok ? '✓' : '✗'} ${event.name} ${event.args}`;
     case 'warning':
       return `[step ${event.step}] warning: ${event.text.split('\n')[0]}`;
+    case 'compaction':
+      return `[step ${event.step}] context full: ${event.replaced} earlier messages became a ${event.words}-word handoff summary`;
     case 'done':
       return `done: ${event.outcome.status} — ${event.outcome.reason}`;
   }

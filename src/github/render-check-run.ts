@@ -19,13 +19,16 @@ function isEvidence(input: Evidence | CheckRunFailure): input is Evidence {
   return 'tree' in input;
 }
 
-/** Output of `greenfix/verify`: the evidence, or the reason there is none. Within GitHub's limits. */
-export function renderCheckRunOutput(input: Evidence | CheckRunFailure): CheckRunOutput {
+/**
+ * Output of `greenfix/verify`: the evidence, or the reason there is none. Within GitHub's limits.
+ * `runLog` (the run log's Markdown, which carries the test output) replaces the test output tail.
+ */
+export function renderCheckRunOutput(input: Evidence | CheckRunFailure, runLog?: string): CheckRunOutput {
   if (isEvidence(input)) {
     return fitCheckRunOutput({
       title: oneLine(`Verified: ${input.command} passed on tree ${input.tree.slice(0, 12)}`, 255),
       summary: `${evidenceFacts(input)}\n\n${howToCheck(input)}`,
-      text: `Test output (tail) of ${codeSpan(input.command)}:\n\n${codeBlock(tail(input.outputTail, TEXT_TAIL_CHARS))}`,
+      text: runLog ?? `Test output (tail) of ${codeSpan(input.command)}:\n\n${codeBlock(tail(input.outputTail, TEXT_TAIL_CHARS))}`,
     });
   }
   const output: CheckRunOutput = {

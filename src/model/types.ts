@@ -47,6 +47,8 @@ export interface ChatRequest {
    * scripted model replays by it, since the context budget may drop old replies from `messages`.
    */
   turn?: number;
+  /** 'handoff': the loop asks for a summary of earlier turns (agent/compact.ts), not a next step. */
+  purpose?: 'handoff';
   signal?: AbortSignal;
 }
 

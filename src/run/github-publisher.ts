@@ -19,6 +19,10 @@ export interface GitHubPublisherDeps {
   config: RepoConfig;
   jobId: string;
   push: PushBranch;
+  /** The run log's Markdown for the check run's text (the verified tree's diff stat); default: the test output only. */
+  runLog?: (tree: string) => Promise<string | undefined>;
+  /** Told where the check run is, for the status comment's link. */
+  onCheckRun?: (url: string) => void;
 }
 
 export const CHECK_NAME = 'greenfix/verify';
@@ -58,15 +62,17 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
         body: renderPullRequestBody({ issueNumber: target.fixesIssue, summary: input.summary, evidence, jobId: deps.jobId, retryHint: RETRY_HINT }),
         draft: deps.config.draft,
       });
-      await host.upsertCheckRun({
+      const runLog = deps.runLog ? await deps.runLog(input.verified.tree) : undefined;
+      const check = await host.upsertCheckRun({
         name: CHECK_NAME,
         headSha: commit,
         externalId: deps.jobId,
         status: 'completed',
         conclusion: 'success',
-        output: renderCheckRunOutput(evidence),
+        output: renderCheckRunOutput(evidence, runLog),
         detailsUrl: pr.url,
       });
+      deps.onCheckRun?.(check.url);
       return { branch: target.branch, commit, tree: input.verified.tree, pullRequest: { number: pr.number, url: pr.url } };
     },
   };

@@ -3,7 +3,6 @@ import type { Tokens } from '../agent/types.js';
 import type { GitHost } from '../github/types.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
-import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { JobRequest } from '../triggers/types.js';
 import type { PushBranch } from '../workspace/push-branch.js';
@@ -19,7 +18,6 @@ export interface JobEnv {
   /** GREENFIX_WORKDIR: mirrors and jobs live under it. */
   workdir: string;
   sandbox: Sandbox;
-  fileOwner: FileOwner | null;
   model: ChatModel;
   /** A GitHost for the request's installation and repository. */
   hostFor(request: JobRequest): Promise<GitHost>;
@@ -34,6 +32,10 @@ export interface JobEnv {
   log: JobLog;
   /** Minimum milliseconds between progress edits of a status comment. */
   progressIntervalMs: number;
+  /** Secrets of this process (API key, webhook secret, …) the run log redacts wherever they appear. */
+  secrets?: readonly string[];
+  /** The signed link to a job's run page, or null when no public URL is set (GREENFIX_PUBLIC_URL). */
+  runPageUrl?: (jobId: string) => string | null;
   /** Called once per finished job, for metrics; tokens as the model endpoint reported them. */
   onFinished?: (summary: { kind: string; outcome: string; seconds: number; tokens: Tokens; steps: number }) => void;
 }
