@@ -50,6 +50,15 @@ export const RepoConfigSchema = z
       })
       .strict()
       .prefault({}),
+    review: z
+      .object({
+        /** Any `changes_requested` review by a collaborator starts a review job (not only `/agent` reviews). */
+        on_request_changes: z.boolean().default(false),
+        /** Resolve a thread greenfix answered when its lines changed in the verified commit. */
+        resolve_threads: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
     network: z
       .object({
         /**

@@ -14,8 +14,8 @@ const LABELS: Record<PhaseName, string> = {
   verification: 'Verification',
   pull_request: 'Pull request',
 };
-const HEADINGS: Record<JobReport['kind'], string> = { issue: 'fixing this issue', retry: 'retrying', ci_fix: 'fixing the failing checks', doctor: 'checking this repository' };
-const DONE_HEADINGS: Record<JobReport['kind'], string> = { issue: 'this issue', retry: 'this retry', ci_fix: 'the failing checks', doctor: 'the readiness check' };
+const HEADINGS: Record<JobReport['kind'], string> = { issue: 'fixing this issue', retry: 'retrying', ci_fix: 'fixing the failing checks', review: 'answering the review', doctor: 'checking this repository' };
+const DONE_HEADINGS: Record<JobReport['kind'], string> = { issue: 'this issue', retry: 'this retry', ci_fix: 'the failing checks', review: 'the review', doctor: 'the readiness check' };
 const OUTCOME_ICONS: Record<JobOutcomeReport['status'], string> = { published: '🎉', not_verified: '⚠️', failed: '❌', cancelled: '🛑' };
 const OUTPUT_TAIL_CHARS = 6000;
 
