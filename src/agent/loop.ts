@@ -1,9 +1,10 @@
 import { ModelError } from '../model/errors.js';
 import { estimateTokens } from '../model/estimate-tokens.js';
-import type { ChatResponse, ToolSpec } from '../model/types.js';
+import type { ChatMessage, ChatResponse, ToolSpec } from '../model/types.js';
 import { executeCalls, settle } from './act.js';
 import { describeExhausted, exhaustedBudget } from './budget.js';
 import { fitContext } from './context.js';
+import { costOverrun } from './cost-budget.js';
 import { executorOf, toolSpecs } from './dispatch.js';
 import { endRun, toOutcome } from './outcome.js';
 import { taskMessage } from './prompt.js';
@@ -35,7 +36,11 @@ export async function continueRun(deps: AgentDeps, state: AgentState): Promise<A
 
 /** query → execute → settle. Returns the outcome when the run ends here. */
 async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[]): Promise<AgentOutcome | null> {
-  const reply = await query(deps, state, specs);
+  const messages = fitContext(state.messages, { ...deps.context, estimate: (m) => estimateTokens(m, specs) });
+  const cost = deps.budget.cost;
+  const overrun = cost ? costOverrun(cost, state.tokens, estimateTokens(messages, specs)) : null;
+  if (overrun) return endRun(deps, state, { status: 'budget_exhausted', reason: overrun, budget: 'cost' });
+  const reply = await query(deps, state, specs, messages, cost?.maxReplyTokens);
   if (reply instanceof ModelError) return modelErrorOutcome(deps, state, reply);
   record(deps.journal, state, { type: 'assistant', step: state.steps + 1, message: reply.message, usage: reply.usage });
   deps.onEvent?.({ type: 'model', step: state.steps, tokens: { ...state.tokens }, toolCalls: reply.message.toolCalls?.length ?? 0 });
@@ -43,10 +48,10 @@ async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[]): Prom
   return settle(deps, state);
 }
 
-async function query(deps: AgentDeps, state: AgentState, specs: ToolSpec[]): Promise<ChatResponse | ModelError> {
-  const messages = fitContext(state.messages, { ...deps.context, estimate: (m) => estimateTokens(m, specs) });
+async function query(deps: AgentDeps, state: AgentState, specs: ToolSpec[], messages: ChatMessage[], maxTokens?: number): Promise<ChatResponse | ModelError> {
+  const limits = { ...(deps.toolContext.signal ? { signal: deps.toolContext.signal } : {}), ...(maxTokens ? { maxTokens } : {}) };
   try {
-    return await deps.model.complete({ messages, tools: specs, turn: state.steps, ...(deps.toolContext.signal ? { signal: deps.toolContext.signal } : {}) });
+    return await deps.model.complete({ messages, tools: specs, turn: state.steps, ...limits });
   } catch (err) {
     if (err instanceof ModelError) return err;
     throw err;

@@ -57,7 +57,7 @@ export function applyRecord(state: AgentState, r: JournalEntry): void {
       return;
     case 'assistant':
       state.steps = r.step;
-      state.tokens = { prompt: state.tokens.prompt + r.usage.promptTokens, completion: state.tokens.completion + r.usage.completionTokens };
+      state.tokens = addUsage(state.tokens, r.usage);
       state.messages.push(r.message);
       state.verdict = { kind: 'ok' };
       if (r.message.role === 'assistant') for (const call of r.message.toolCalls ?? []) state.pending.push({ call, started: false });
@@ -85,6 +85,11 @@ export function applyRecord(state: AgentState, r: JournalEntry): void {
       state.outcome = r.outcome;
       return;
   }
+}
+
+function addUsage(tokens: Tokens, usage: Extract<JournalEntry, { type: 'assistant' }>['usage']): Tokens {
+  const cached = (tokens.cachedPrompt ?? 0) + (usage.cachedPromptTokens ?? 0);
+  return { prompt: tokens.prompt + usage.promptTokens, completion: tokens.completion + usage.completionTokens, ...(cached > 0 ? { cachedPrompt: cached } : {}) };
 }
 
 function applyResult(state: AgentState, callId: string, result: Extract<JournalEntry, { type: 'tool_end' }>['result']): void {

@@ -1,6 +1,8 @@
 import { ConfigError } from '../model/config-error.js';
 import { createChatModel } from '../model/create-chat-model.js';
+import { costOf } from '../model/cost.js';
 import { modelConfigFromEnv } from '../model/model-config.js';
+import { priceOf } from '../model/prices.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
@@ -35,7 +37,9 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const missing = checkSystemPackages({ env: io.env, isRoot: process.getuid?.() === 0, sandboxOff: io.env.GREENFIX_SANDBOX === 'off' });
   if (missing.length > 0) throw new UsageError(`missing system packages:\n${missing.map((m) => `  - ${m.message}`).join('\n')}`);
   const env = { ...io.env, ...(options.model ? { GREENFIX_MODEL: options.model } : {}) };
-  const model = createChatModel(modelConfigFromEnv(env));
+  const modelConfig = modelConfigFromEnv(env);
+  const model = createChatModel(modelConfig);
+  const price = priceOf(modelConfig.prices, model.name);
   const run = await locateRun(io.env, options.repo, options.task);
   // The run's files and the repository's object store (the sandbox's git view) are greenfix's data.
   const dataDirs = [run.workdir, await objectStoreOf(run.repo)];
@@ -49,10 +53,10 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup }, warn);
   io.stderr(`greenfix: worktree ${run.worktree} at ${workspace.baseCommit.slice(0, 12)}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
 
-  const input = localSessionInput({ options, run, state, workspace, commands, model, sandbox, fileOwner: owner, env: io.env, stderr: io.stderr });
+  const input = localSessionInput({ options, run, state, workspace, commands, model, price, sandbox, fileOwner: owner, env: io.env, stderr: io.stderr });
   const result = await runFixSession(input, options.task);
   if (result.status === 'published') await removeWorktree(run.repo, run.worktree);
-  return reportFix(result, run, options.json, io);
+  return reportFix(result, run, options.json, io, costOf(result.outcome.tokens, model.name, price));
 }
 
 /** `--resume`: the saved run of this task, which must exist (a damaged one is an error). */

@@ -1,10 +1,11 @@
 import type { FixResult } from '../fix/run-fix.js';
+import { describeCost, type Cost } from '../model/cost.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import type { LocalRun } from './local-run.js';
 
 /** Prints the result (human lines on stderr, `--json` summary as the last stdout line); returns the exit code. */
-export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: CliIo): number {
+export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: CliIo, cost: Cost): number {
   const { outcome } = result;
   const tokens = outcome.tokens.prompt + outcome.tokens.completion;
   const published = result.status === 'published' ? result.published : null;
@@ -13,8 +14,10 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
     io.stderr(`greenfix: verified tree ${published.tree} (${outcome.verified?.command}), committed ${published.commit} on ${published.branch}`);
     io.stderr(`greenfix: check it: git rev-parse ${published.branch}^{tree}`);
     io.stderr(`greenfix: journal: ${run.journal}`);
+    io.stderr(`greenfix: this fix cost ${describeCost(cost)}`);
   } else {
     io.stderr(`greenfix: no commit: ${reason}`);
+    io.stderr(`greenfix: this attempt cost ${describeCost(cost)} and produced no commit`);
     io.stderr(`greenfix: worktree kept for inspection: ${run.worktree} (resume with --resume)`);
   }
   const code = published ? ExitCode.verified : outcome.status === 'model_error' ? ExitCode.failure : ExitCode.notVerified;
@@ -27,9 +30,17 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
         verifiedTree: published?.tree ?? null,
         steps: outcome.steps,
         tokens,
+        // A number only when the model has a price: an unknown cost is never a made-up 0.
+        costUsd: cost.known ? roundCents(cost.usd) : null,
+        cost: describeCost(cost),
         reason,
       }),
     );
   }
   return code;
+}
+
+/** To a hundredth of a cent: what the JSON reader sees is the priced usage, not float noise. */
+function roundCents(usd: number): number {
+  return Math.round(usd * 10_000) / 10_000;
 }

@@ -1,5 +1,6 @@
 import type { FixSessionInput } from '../fix/fix-session.js';
 import { localPublisher } from '../fix/local-publisher.js';
+import type { ModelPrice } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
 import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
@@ -16,6 +17,8 @@ export interface LocalSessionParts {
   workspace: ObservableWorkspace;
   commands: Commands;
   model: ChatModel;
+  /** Absent: cost unknown. */
+  price?: ModelPrice | null;
   sandbox: Sandbox;
   fileOwner: FileOwner | null;
   env: Readonly<Record<string, string | undefined>>;
@@ -28,8 +31,15 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
   return {
     workspace: parts.workspace,
     commands: parts.commands,
-    budgets: { maxSteps: options.maxSteps, maxTokens: options.maxTokens, timeoutMinutes: options.timeoutMinutes, contextTokens: options.contextTokens },
+    budgets: {
+      maxSteps: options.maxSteps,
+      maxTokens: options.maxTokens,
+      timeoutMinutes: options.timeoutMinutes,
+      contextTokens: options.contextTokens,
+      ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
+    },
     model: parts.model,
+    price: parts.price ?? null,
     sandbox: parts.sandbox,
     fileOwner: parts.fileOwner,
     publisher: localPublisher(run.repo, run.branch),
@@ -41,7 +51,7 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     now: Date.now,
     onPhase: (phase, detail) => stderr(`greenfix: ${phase}: ${detail}`),
     onEvent: (event) => {
-      const line = formatEvent(event);
+      const line = formatEvent(event, parts.model.name, parts.price ?? null);
       if (line) stderr(line);
     },
   };

@@ -7,6 +7,7 @@ import { createMetrics, type Metrics } from '../app/metrics.js';
 import { CONFIG_TOKEN_SCOPE, gitTokenScope, mintInstallationToken, renewingToken, restTokenScope, type TokenScope } from '../github/installation-token.js';
 import { createGitHost } from '../github/octokit-host.js';
 import { scopedOctokit } from '../github/scoped-octokit.js';
+import { BUILTIN_PRICES, priceOf, type PriceTable } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
 import { DEFAULT_JOB_RETENTION_DAYS, DEFAULT_QUEUE_RETENTION_DAYS } from '../config/env-config.js';
@@ -36,6 +37,8 @@ export interface AppOptions {
   log: Logger;
   queue: JobQueue;
   model: ChatModel;
+  /** Model prices (GREENFIX_PRICES over the built-in ones); absent: the built-in ones. */
+  prices?: PriceTable;
   sandbox: Sandbox;
   fileOwner: FileOwner | null;
   workdir: string;
@@ -146,6 +149,7 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     sandbox: o.sandbox,
     fileOwner: o.fileOwner,
     model: o.model,
+    price: priceOf(o.prices ?? BUILTIN_PRICES, o.model.name),
     // A job's tokens name its one repository: REST calls get the app's permissions there, git
     // gets contents only. Both live in memory for the job and are renewed before they expire.
     hostFor: async (request) => {

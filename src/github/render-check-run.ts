@@ -20,17 +20,18 @@ function isEvidence(input: Evidence | CheckRunFailure): input is Evidence {
 }
 
 /** Output of `greenfix/verify`: the evidence, or the reason there is none. Within GitHub's limits. */
-export function renderCheckRunOutput(input: Evidence | CheckRunFailure): CheckRunOutput {
+export function renderCheckRunOutput(input: Evidence | CheckRunFailure, cost?: string): CheckRunOutput {
+  const costLine = cost ? `\n\nModel usage cost: ${cost}.` : '';
   if (isEvidence(input)) {
     return fitCheckRunOutput({
       title: oneLine(`Verified: ${input.command} passed on tree ${input.tree.slice(0, 12)}`, 255),
-      summary: `${evidenceFacts(input)}\n\n${howToCheck(input)}`,
+      summary: `${evidenceFacts(input)}\n\n${howToCheck(input)}${costLine}`,
       text: `Test output (tail) of ${codeSpan(input.command)}:\n\n${codeBlock(tail(input.outputTail, TEXT_TAIL_CHARS))}`,
     });
   }
   const output: CheckRunOutput = {
     title: oneLine(input.title, 255),
-    summary: untrustedMarkdown(input.reason, 60_000),
+    summary: `${untrustedMarkdown(input.reason, 60_000)}${costLine}`,
   };
   if (input.outputTail && input.outputTail.trim() !== '') output.text = codeBlock(tail(input.outputTail, TEXT_TAIL_CHARS));
   return fitCheckRunOutput(output);

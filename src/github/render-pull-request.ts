@@ -11,6 +11,8 @@ export interface PullRequestBodyInput {
   evidence: Evidence;
   jobId: string;
   retryHint: string;
+  /** What the fix cost, worded by model/cost.ts; absent: not said. */
+  cost?: string;
 }
 
 const SUMMARY_CHARS = 20_000;
@@ -23,6 +25,7 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   parts.push(summary === '' ? '*(no summary)*' : summary);
   parts.push('---', '### Evidence', 'greenfix opened this pull request because the tests passed on exactly the tree it committed.');
   parts.push(renderEvidence(input.evidence));
+  if (input.cost) parts.push(`This fix cost ${input.cost} in model usage.`);
   parts.push(`<sub>${input.retryHint}</sub>`, pullRequestMarker(input.jobId));
   return fitBody(parts.join('\n\n'));
 }

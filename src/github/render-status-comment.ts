@@ -24,17 +24,20 @@ function phaseLine(phase: Phase): string {
 }
 
 function usage(report: JobReport): string {
-  return `<sub>${report.steps} / ${report.maxSteps} steps · ${report.tokens.toLocaleString('en-US')} tokens · job ${report.jobId.replace(/[<>&]/g, '_')}</sub>`;
+  const cost = report.cost ? ` · ${report.cost}` : '';
+  return `<sub>${report.steps} / ${report.maxSteps} steps · ${report.tokens.toLocaleString('en-US')} tokens${cost} · job ${report.jobId.replace(/[<>&]/g, '_')}</sub>`;
 }
 
-function outcome(o: JobOutcomeReport, retryHint: string): string {
+function outcome(o: JobOutcomeReport, retryHint: string, cost: string | undefined): string {
   const sentence = untrustedMarkdown(oneLine(o.sentence, 500), 500);
   if (o.status === 'published' && o.pullRequest) {
     const parts = [`### ${OUTCOME_ICONS.published} Pull request [#${o.pullRequest.number}](${o.pullRequest.url})`, sentence];
+    if (cost) parts.push(`This fix cost ${cost}.`);
     if (o.evidence) parts.push(details('Evidence: the tests passed on exactly the committed tree', renderEvidence(o.evidence, 3000)));
     return parts.join('\n\n');
   }
   const parts = [`### ${OUTCOME_ICONS[o.status]} ${o.status === 'cancelled' ? 'Cancelled' : 'No pull request'}`, sentence];
+  if (cost) parts.push(`This attempt cost ${cost} and produced no pull request.`);
   if (o.outputTail && o.outputTail.trim() !== '') parts.push(details('Last test output', codeBlock(tail(o.outputTail, OUTPUT_TAIL_CHARS))));
   parts.push(retryHint);
   return parts.join('\n\n');
@@ -44,6 +47,6 @@ function outcome(o: JobOutcomeReport, retryHint: string): string {
 export function renderStatusComment(report: JobReport, retryHint: string): string {
   const heading = report.outcome ? `**greenfix** worked on ${DONE_HEADINGS[report.kind]}.` : `**greenfix** is ${HEADINGS[report.kind]}.`;
   const parts = [heading, report.phases.map(phaseLine).join('\n'), usage(report)];
-  if (report.outcome) parts.push(outcome(report.outcome, retryHint));
+  if (report.outcome) parts.push(outcome(report.outcome, retryHint, report.cost));
   return fitBody(parts.join('\n\n'));
 }

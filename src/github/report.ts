@@ -46,6 +46,8 @@ export interface JobReport {
   steps: number;
   maxSteps: number;
   tokens: number;
+  /** Cost so far, worded once (model/cost.ts `describeCost`): "$0.84" or "cost unknown (no price for m)". */
+  cost?: string;
   outcome?: JobOutcomeReport;
 }
 

@@ -1,3 +1,4 @@
+import type { Tokens } from '../agent/types.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import { renderCheckRunOutput } from '../github/render-check-run.js';
 import { renderPullRequestBody } from '../github/render-pull-request.js';
@@ -19,6 +20,8 @@ export interface GitHubPublisherDeps {
   config: RepoConfig;
   jobId: string;
   push: PushBranch;
+  /** Words the run's cost (model/cost.ts); absent: the PR body and check run say nothing of it. */
+  describeCost?: (tokens: Tokens) => string;
 }
 
 export const CHECK_NAME = 'greenfix/verify';
@@ -51,11 +54,12 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
         protectedBranches: target.protectedBranches,
       });
       const evidence: Evidence = { ...input.verified, commit, branch: target.branch };
+      const cost = input.tokens && deps.describeCost ? { cost: deps.describeCost(input.tokens) } : {};
       const pr = await host.upsertPullRequest({
         head: target.branch,
         base: target.prBase,
         title: neutraliseTitle(target.title),
-        body: renderPullRequestBody({ issueNumber: target.fixesIssue, summary: input.summary, evidence, jobId: deps.jobId, retryHint: RETRY_HINT }),
+        body: renderPullRequestBody({ issueNumber: target.fixesIssue, summary: input.summary, evidence, jobId: deps.jobId, retryHint: RETRY_HINT, ...cost }),
         draft: deps.config.draft,
       });
       await host.upsertCheckRun({
@@ -64,7 +68,7 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
         externalId: deps.jobId,
         status: 'completed',
         conclusion: 'success',
-        output: renderCheckRunOutput(evidence),
+        output: renderCheckRunOutput(evidence, cost.cost),
         detailsUrl: pr.url,
       });
       return { branch: target.branch, commit, tree: input.verified.tree, pullRequest: { number: pr.number, url: pr.url } };

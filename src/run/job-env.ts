@@ -1,6 +1,7 @@
 import type { FixWrappers } from '../fix/fix-wrappers.js';
 import type { Tokens } from '../agent/types.js';
 import type { GitHost } from '../github/types.js';
+import type { ModelPrice } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
 import type { FileOwner } from '../sandbox/ownership.js';
@@ -21,6 +22,8 @@ export interface JobEnv {
   sandbox: Sandbox;
   fileOwner: FileOwner | null;
   model: ChatModel;
+  /** The model's price (GREENFIX_PRICES or built in); null or absent: every report says "cost unknown". */
+  price?: ModelPrice | null;
   /** A GitHost for the request's installation and repository. */
   hostFor(request: JobRequest): Promise<GitHost>;
   /** The raw `.github/greenfix.yml` (null when absent); throws on a YAML syntax error. */

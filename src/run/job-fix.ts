@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Tokens } from '../agent/types.js';
 import type { RepoConfig } from '../config/repo-config.js';
+import { costOf, describeCost } from '../model/cost.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
 import type { FixResult } from '../fix/run-fix.js';
@@ -58,6 +60,9 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const session = jobSessionInput(input, workspace, commands, gitDir);
   const result = await runFixSession(session, task);
   await reporter.flush();
+  // From the outcome, not only the progress events: a resumed run may have made no call in this process.
+  reporter.report.cost = jobCost(env)(result.outcome.tokens);
+  reporter.report.tokens = result.outcome.tokens.prompt + result.outcome.tokens.completion;
   await report(reporter, result, files);
   return result;
 }
@@ -68,11 +73,18 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
   return {
     workspace,
     commands,
-    budgets: { maxSteps: config.max_steps, maxTokens: config.max_tokens, timeoutMinutes: config.timeout_minutes, contextTokens: FIX_CONTEXT.maxTokens },
+    budgets: {
+      maxSteps: config.max_steps,
+      maxTokens: config.max_tokens,
+      timeoutMinutes: config.timeout_minutes,
+      contextTokens: FIX_CONTEXT.maxTokens,
+      ...(config.max_cost_usd !== undefined ? { maxCostUsd: config.max_cost_usd } : {}),
+    },
     model: env.model,
+    price: env.price ?? null,
     sandbox: env.sandbox,
     fileOwner: env.fileOwner,
-    publisher: githubPublisher({ host, gitDir, cloneUrl: job.request.repo.cloneUrl, target, config, jobId: job.id, push: env.push }),
+    publisher: githubPublisher({ host, gitDir, cloneUrl: job.request.repo.cloneUrl, target, config, jobId: job.id, push: env.push, describeCost: jobCost(env) }),
     state: state.fixStore(),
     journal: files.journal,
     wrap: env.wrap,
@@ -83,10 +95,13 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     now: env.now,
     onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
     onEvent: (event) => {
-      if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion);
+      if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion, jobCost(env)(event.tokens));
     },
   };
 }
+
+/** The job's cost in words: priced when the model has a price, else "cost unknown (no price for …)". */
+const jobCost = (env: JobEnv) => (tokens: Tokens) => describeCost(costOf(tokens, env.model.name, env.price ?? null));
 
 /** A worktree file the host would not read (see readRegularFile), in the worker's log. */
 const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn({ jobId: input.job.id }, message);

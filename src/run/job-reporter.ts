@@ -44,9 +44,10 @@ export class JobReporter {
     return this.enqueue(false);
   }
 
-  progress(steps: number, tokens: number): Promise<void> {
+  progress(steps: number, tokens: number, cost?: string): Promise<void> {
     this.deps.report.steps = steps;
     this.deps.report.tokens = tokens;
+    if (cost !== undefined) this.deps.report.cost = cost;
     if (this.deps.now() - this.lastWrite < this.deps.minIntervalMs) return this.chain;
     this.lastWrite = this.deps.now();
     return this.enqueue(false);
