@@ -38,7 +38,7 @@ export async function continueRun(deps: AgentDeps, state: AgentState): Promise<A
 async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[]): Promise<AgentOutcome | null> {
   const messages = fitContext(state.messages, { ...deps.context, estimate: (m) => estimateTokens(m, specs) });
   const cost = deps.budget.cost;
-  const overrun = cost ? costOverrun(cost, state.tokens, estimateTokens(messages, specs)) : null;
+  const overrun = cost ? costOverrun(cost, state.tokens, { estimate: estimateTokens(messages, specs), lastReported: state.lastPromptTokens }) : null;
   if (overrun) return endRun(deps, state, { status: 'budget_exhausted', reason: overrun, budget: 'cost' });
   const reply = await query(deps, state, specs, messages, cost?.maxReplyTokens);
   if (reply instanceof ModelError) return modelErrorOutcome(deps, state, reply);

@@ -20,6 +20,8 @@ export interface AgentState {
   verified: VerifiedTree | null;
   steps: number;
   tokens: Tokens;
+  /** The prompt tokens the endpoint reported for the last reply: a floor for the next prompt's worst case. */
+  lastPromptTokens: number;
   stuck: StuckState;
   /** Wall time spent by earlier processes of this run (resume). */
   priorElapsedMs: number;
@@ -40,6 +42,7 @@ export function emptyAgentState(): AgentState {
     verified: null,
     steps: 0,
     tokens: { prompt: 0, completion: 0 },
+    lastPromptTokens: 0,
     stuck: initialStuckState,
     priorElapsedMs: 0,
     pending: [],
@@ -58,6 +61,7 @@ export function applyRecord(state: AgentState, r: JournalEntry): void {
     case 'assistant':
       state.steps = r.step;
       state.tokens = addUsage(state.tokens, r.usage);
+      state.lastPromptTokens = r.usage.promptTokens;
       state.messages.push(r.message);
       state.verdict = { kind: 'ok' };
       if (r.message.role === 'assistant') for (const call of r.message.toolCalls ?? []) state.pending.push({ call, started: false });

@@ -24,22 +24,22 @@ describe('the cost budget', () => {
 
   it('stops before the call whose worst case would cross max_cost_usd, never over it', async () => {
     const model = new InlineModel(echoes(10), usage);
-    // A worst-case call here is ≈ $0.04 (a short prompt with its margin, a full 4096-token reply): after two calls
-    // ($0.18) the third fits under $0.30; after three ($0.27) the fourth might not, and really would ($0.36).
+    // The worst case of a next call: the last reported prompt (100,000) with the 25% margin, uncached ($0.125),
+    // plus a full 4096-token reply ($0.041) ≈ $0.17. After one call ($0.09) the second fits under $0.30; after
+    // two ($0.18) a third might not.
     const maxUsd = 0.3;
     const deps = testDeps(tmp, model, [echoTool()], { budget: { maxSteps: 50, maxTokens: 1e9, maxWallMs: 1e9, cost: { maxUsd, price, model: model.name, maxReplyTokens: DEFAULT_MAX_REPLY_TOKENS } } });
     const outcome = await runAgent(deps, input);
-    expect(outcome).toMatchObject({ status: 'budget_exhausted', budget: 'cost', steps: 3 });
-    expect(outcome.tokens).toEqual({ prompt: 300_000, completion: 3_000, cachedPrompt: 120_000 });
+    expect(outcome).toMatchObject({ status: 'budget_exhausted', budget: 'cost', steps: 2 });
+    expect(outcome.tokens).toEqual({ prompt: 200_000, completion: 2_000, cachedPrompt: 80_000 });
     const spent = usdOf(outcome.tokens, price);
-    expect(spent).toBeCloseTo(3 * CALL_USD, 10);
+    expect(spent).toBeCloseTo(2 * CALL_USD, 10);
     expect(spent).toBeLessThanOrEqual(maxUsd);
-    // The fourth call was not made because its worst case would cross the budget.
-    const fitted = model.requests.length;
-    expect(fitted).toBe(3);
-    expect(outcome.reason).toMatch(/^cost budget reached: \$0\.27 spent of \$0\.30, and the next model call could cost up to \$0\.0\d$/);
-    const next = Number(outcome.reason.split('up to $')[1]);
-    expect(0.27 + next).toBeGreaterThan(maxUsd);
+    // The third call was not made: its worst case would cross the budget.
+    expect(model.requests).toHaveLength(2);
+    const worst = usdOf({ prompt: 125_000, completion: DEFAULT_MAX_REPLY_TOKENS }, price);
+    expect(outcome.reason).toBe(`cost budget reached: $0.18 spent of $0.30, and the next model call could cost up to $${worst.toFixed(2)}`);
+    expect(0.18 + worst).toBeGreaterThan(maxUsd);
     // Every call carried max_tokens, the reply part of the worst case.
     expect(model.requests.every((r) => r.maxTokens === DEFAULT_MAX_REPLY_TOKENS)).toBe(true);
     expect(readJournal(deps.journal.path).at(-1)).toMatchObject({ type: 'finish', outcome: { budget: 'cost' } });
@@ -67,12 +67,12 @@ describe('the cost budget', () => {
 
   it('a resumed run folds the spend (cached tokens included) from the journal and keeps the budget', async () => {
     const budget = { maxSteps: 50, maxTokens: 1e9, maxWallMs: 1e9, cost: { maxUsd: 0.3, price, model: 'inline-test', maxReplyTokens: DEFAULT_MAX_REPLY_TOKENS } };
-    const crashing = new InlineModel([...echoes(2), new Error('process killed')], usage);
+    const crashing = new InlineModel([...echoes(1), new Error('process killed')], usage);
     const deps = testDeps(tmp, crashing, [echoTool()], { budget });
     await expect(runAgent(deps, input)).rejects.toThrow('process killed');
     const again = new InlineModel(echoes(10), usage);
     const outcome = await resumeAgent({ ...deps, model: again }, readJournal(deps.journal.path));
-    expect(outcome).toMatchObject({ status: 'budget_exhausted', budget: 'cost', steps: 3, tokens: { prompt: 300_000, cachedPrompt: 120_000 } });
+    expect(outcome).toMatchObject({ status: 'budget_exhausted', budget: 'cost', steps: 2, tokens: { prompt: 200_000, cachedPrompt: 80_000 } });
     expect(again.requests).toHaveLength(1);
   });
 });
