@@ -1,5 +1,6 @@
 import type { FixResult } from '../fix/run-fix.js';
-import { describeCost, type Cost } from '../model/cost.js';
+import { costText, describeCost, type Cost } from '../model/cost.js';
+import { costSentence } from '../util/cost-sentence.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import type { LocalRun } from './local-run.js';
@@ -14,10 +15,10 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
     io.stderr(`greenfix: verified tree ${published.tree} (${outcome.verified?.command}), committed ${published.commit} on ${published.branch}`);
     io.stderr(`greenfix: check it: git rev-parse ${published.branch}^{tree}`);
     io.stderr(`greenfix: journal: ${run.journal}`);
-    io.stderr(`greenfix: this fix cost ${describeCost(cost)}`);
+    io.stderr(`greenfix: ${costSentence(costText(cost), 'this fix')}`);
   } else {
     io.stderr(`greenfix: no commit: ${reason}`);
-    io.stderr(`greenfix: this attempt cost ${describeCost(cost)} and produced no commit`);
+    io.stderr(`greenfix: ${costSentence(costText(cost), 'this attempt', 'produced no commit')}`);
     io.stderr(`greenfix: worktree kept for inspection: ${run.worktree} (resume with --resume)`);
   }
   const code = published ? ExitCode.verified : outcome.status === 'model_error' ? ExitCode.failure : ExitCode.notVerified;

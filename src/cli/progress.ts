@@ -13,6 +13,6 @@ export function formatEvent(event: AgentEvent, model: string, price: ModelPrice 
     case 'warning':
       return `[step ${event.step}] warning: ${event.text.split('\n')[0]}`;
     case 'done':
-      return `done: ${event.outcome.status} — ${event.outcome.reason} (${describeCost(costOf(event.outcome.tokens, model, price))})`;
+      return `done: ${event.outcome.status} — ${event.outcome.reason} · ${describeCost(costOf(event.outcome.tokens, model, price))}`;
   }
 }

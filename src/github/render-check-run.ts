@@ -4,6 +4,7 @@ import { evidenceFacts, howToCheck } from './render-evidence.js';
 import type { Evidence } from './report.js';
 import type { CheckRunOutput } from './types.js';
 import { untrustedMarkdown } from './untrusted-text.js';
+import { costSentence, type CostText } from '../util/cost-sentence.js';
 
 /** A check run that reports no verified tree (attempts limit, tests never green). */
 export interface CheckRunFailure {
@@ -20,8 +21,8 @@ function isEvidence(input: Evidence | CheckRunFailure): input is Evidence {
 }
 
 /** Output of `greenfix/verify`: the evidence, or the reason there is none. Within GitHub's limits. */
-export function renderCheckRunOutput(input: Evidence | CheckRunFailure, cost?: string): CheckRunOutput {
-  const costLine = cost ? `\n\nModel usage cost: ${cost}.` : '';
+export function renderCheckRunOutput(input: Evidence | CheckRunFailure, cost?: CostText): CheckRunOutput {
+  const costLine = cost ? `\n\n${costSentence(cost, 'The model usage of this job')}` : '';
   if (isEvidence(input)) {
     return fitCheckRunOutput({
       title: oneLine(`Verified: ${input.command} passed on tree ${input.tree.slice(0, 12)}`, 255),

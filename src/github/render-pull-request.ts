@@ -3,6 +3,7 @@ import { renderEvidence } from './render-evidence.js';
 import type { Evidence } from './report.js';
 import { pullRequestMarker } from './status-marker.js';
 import { untrustedMarkdown } from './untrusted-text.js';
+import { costSentence, type CostText } from '../util/cost-sentence.js';
 
 export interface PullRequestBodyInput {
   issueNumber: number | null;
@@ -11,8 +12,8 @@ export interface PullRequestBodyInput {
   evidence: Evidence;
   jobId: string;
   retryHint: string;
-  /** What the fix cost, worded by model/cost.ts; absent: not said. */
-  cost?: string;
+  /** What the fix cost (model/cost.ts `costText`); absent: not said. */
+  cost?: CostText;
 }
 
 const SUMMARY_CHARS = 20_000;
@@ -25,7 +26,7 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   parts.push(summary === '' ? '*(no summary)*' : summary);
   parts.push('---', '### Evidence', 'greenfix opened this pull request because the tests passed on exactly the tree it committed.');
   parts.push(renderEvidence(input.evidence));
-  if (input.cost) parts.push(`This fix cost ${input.cost} in model usage.`);
+  if (input.cost) parts.push(costSentence(input.cost, 'The model usage of this fix'));
   parts.push(`<sub>${input.retryHint}</sub>`, pullRequestMarker(input.jobId));
   return fitBody(parts.join('\n\n'));
 }

@@ -3,6 +3,7 @@ import { codeBlock, details, oneLine, tail } from './markdown.js';
 import { renderEvidence } from './render-evidence.js';
 import type { JobOutcomeReport, JobReport, Phase, PhaseName, PhaseState } from './report.js';
 import { untrustedMarkdown } from './untrusted-text.js';
+import { costSentence, type CostText } from '../util/cost-sentence.js';
 
 const ICONS: Record<PhaseState, string> = { done: '✅', running: '⏳', pending: '⬜', failed: '❌', skipped: '⏭️' };
 const LABELS: Record<PhaseName, string> = {
@@ -24,20 +25,20 @@ function phaseLine(phase: Phase): string {
 }
 
 function usage(report: JobReport): string {
-  const cost = report.cost ? ` · ${report.cost}` : '';
+  const cost = report.cost ? ` · ${report.cost.text}` : '';
   return `<sub>${report.steps} / ${report.maxSteps} steps · ${report.tokens.toLocaleString('en-US')} tokens${cost} · job ${report.jobId.replace(/[<>&]/g, '_')}</sub>`;
 }
 
-function outcome(o: JobOutcomeReport, retryHint: string, cost: string | undefined): string {
+function outcome(o: JobOutcomeReport, retryHint: string, cost: CostText | undefined): string {
   const sentence = untrustedMarkdown(oneLine(o.sentence, 500), 500);
   if (o.status === 'published' && o.pullRequest) {
     const parts = [`### ${OUTCOME_ICONS.published} Pull request [#${o.pullRequest.number}](${o.pullRequest.url})`, sentence];
-    if (cost) parts.push(`This fix cost ${cost}.`);
+    if (cost) parts.push(costSentence(cost, 'This fix'));
     if (o.evidence) parts.push(details('Evidence: the tests passed on exactly the committed tree', renderEvidence(o.evidence, 3000)));
     return parts.join('\n\n');
   }
   const parts = [`### ${OUTCOME_ICONS[o.status]} ${o.status === 'cancelled' ? 'Cancelled' : 'No pull request'}`, sentence];
-  if (cost) parts.push(`This attempt cost ${cost} and produced no pull request.`);
+  if (cost) parts.push(costSentence(cost, 'This attempt', 'produced no pull request'));
   if (o.outputTail && o.outputTail.trim() !== '') parts.push(details('Last test output', codeBlock(tail(o.outputTail, OUTPUT_TAIL_CHARS))));
   parts.push(retryHint);
   return parts.join('\n\n');

@@ -1,4 +1,5 @@
 import type { JobKind } from '../triggers/types.js';
+import type { CostText } from '../util/cost-sentence.js';
 
 /**
  * What a job's status comment, PR body and check run say, as data: the job runner fills it in,
@@ -46,8 +47,8 @@ export interface JobReport {
   steps: number;
   maxSteps: number;
   tokens: number;
-  /** Cost so far, worded once (model/cost.ts `describeCost`): "$0.84" or "cost unknown (no price for m)". */
-  cost?: string;
+  /** Cost so far, worded once (model/cost.ts `costText`): "$0.84" or "cost unknown (no price for m)". */
+  cost?: CostText;
   outcome?: JobOutcomeReport;
 }
 

@@ -1,3 +1,4 @@
+import type { CostText } from '../util/cost-sentence.js';
 import type { ModelPrice } from './prices.js';
 
 /** Token counts as the endpoint reported them; `cachedPrompt` is the part of `prompt` served from its cache. */
@@ -28,4 +29,9 @@ export function formatUsd(usd: number): string {
 /** The one wording of a cost in every report. */
 export function describeCost(cost: Cost): string {
   return cost.known ? formatUsd(cost.usd) : `cost unknown (no price for ${cost.model})`;
+}
+
+/** The cost as reports carry it (util/cost-sentence.ts). */
+export function costText(cost: Cost): CostText {
+  return { text: describeCost(cost), known: cost.known };
 }

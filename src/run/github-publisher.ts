@@ -1,5 +1,6 @@
 import type { Tokens } from '../agent/types.js';
 import type { RepoConfig } from '../config/repo-config.js';
+import type { CostText } from '../util/cost-sentence.js';
 import { renderCheckRunOutput } from '../github/render-check-run.js';
 import { renderPullRequestBody } from '../github/render-pull-request.js';
 import type { Evidence } from '../github/report.js';
@@ -21,7 +22,7 @@ export interface GitHubPublisherDeps {
   jobId: string;
   push: PushBranch;
   /** Words the run's cost (model/cost.ts); absent: the PR body and check run say nothing of it. */
-  describeCost?: (tokens: Tokens) => string;
+  describeCost?: (tokens: Tokens) => CostText;
 }
 
 export const CHECK_NAME = 'greenfix/verify';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tokens } from '../agent/types.js';
 import type { RepoConfig } from '../config/repo-config.js';
-import { costOf, describeCost } from '../model/cost.js';
+import { costOf, costText } from '../model/cost.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
 import type { FixResult } from '../fix/run-fix.js';
@@ -101,7 +101,7 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
 }
 
 /** The job's cost in words: priced when the model has a price, else "cost unknown (no price for …)". */
-const jobCost = (env: JobEnv) => (tokens: Tokens) => describeCost(costOf(tokens, env.model.name, env.price ?? null));
+const jobCost = (env: JobEnv) => (tokens: Tokens) => costText(costOf(tokens, env.model.name, env.price ?? null));
 
 /** A worktree file the host would not read (see readRegularFile), in the worker's log. */
 const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn({ jobId: input.job.id }, message);

@@ -2,6 +2,7 @@ import { renderStatusComment } from '../github/render-status-comment.js';
 import { statusMarker } from '../github/status-marker.js';
 import type { JobOutcomeReport, JobReport, PhaseName, PhaseState } from '../github/report.js';
 import type { GitHost } from '../github/types.js';
+import type { CostText } from '../util/cost-sentence.js';
 
 export interface ReporterDeps {
   host: GitHost;
@@ -44,7 +45,7 @@ export class JobReporter {
     return this.enqueue(false);
   }
 
-  progress(steps: number, tokens: number, cost?: string): Promise<void> {
+  progress(steps: number, tokens: number, cost?: CostText): Promise<void> {
     this.deps.report.steps = steps;
     this.deps.report.tokens = tokens;
     if (cost !== undefined) this.deps.report.cost = cost;
