@@ -170,6 +170,6 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     now: Date.now,
     log: o.log,
     progressIntervalMs,
-    onFinished: (s) => metrics.jobFinished(s.kind as JobRequest['kind'], s.outcome, s.seconds, s.tokens, s.steps),
+    onFinished: (s) => metrics.jobFinished(s.kind as JobRequest['kind'], s.outcome, s.seconds, s.tokens, s.steps, { repo: s.repo, usd: s.costUsd }),
   };
 }

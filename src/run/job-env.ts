@@ -37,6 +37,9 @@ export interface JobEnv {
   log: JobLog;
   /** Minimum milliseconds between progress edits of a status comment. */
   progressIntervalMs: number;
-  /** Called once per finished job, for metrics; tokens as the model endpoint reported them. */
-  onFinished?: (summary: { kind: string; outcome: string; seconds: number; tokens: Tokens; steps: number }) => void;
+  /**
+   * Called once per finished job, for metrics; tokens as the model endpoint reported them (a failed
+   * or cancelled job: up to its last reply), `costUsd` null when the model has no price.
+   */
+  onFinished?: (summary: { kind: string; repo: string; outcome: string; seconds: number; tokens: Tokens; costUsd: number | null; steps: number }) => void;
 }

@@ -95,7 +95,9 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     now: env.now,
     onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
     onEvent: (event) => {
-      if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion, jobCost(env)(event.tokens));
+      if (event.type !== 'model') return;
+      reporter.usage = event.tokens;
+      void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion, jobCost(env)(event.tokens));
     },
   };
 }

@@ -3,6 +3,7 @@ import { statusMarker } from '../github/status-marker.js';
 import type { JobOutcomeReport, JobReport, PhaseName, PhaseState } from '../github/report.js';
 import type { GitHost } from '../github/types.js';
 import type { CostText } from '../util/cost-sentence.js';
+import type { Tokens } from '../agent/types.js';
 
 export interface ReporterDeps {
   host: GitHost;
@@ -27,6 +28,8 @@ export class JobReporter {
   private lastWrite = Number.NEGATIVE_INFINITY;
   private chain: Promise<void> = Promise.resolve();
   private commentId: number | null = null;
+  /** The run's usage so far (the last progress event's), for what a failed or cancelled job cost. */
+  usage: Tokens = { prompt: 0, completion: 0 };
 
   constructor(private readonly deps: ReporterDeps) {}
 

@@ -32,6 +32,9 @@ describe('cost in the GitHub reports', () => {
     expect(status).toHaveLength(1);
     expect(status[0]!.body).toContain('tokens · $0.81 · job');
     expect(status[0]!.body).toContain('This fix cost $0.81.');
+    const metrics = await (await fetch(`${h.app.url}/metrics`)).text();
+    const line = metrics.split('\n').find((l) => l.startsWith('greenfix_cost_usd_total{'));
+    expect(line).toMatch(/^greenfix_cost_usd_total\{repo="[^"]+\/[^"]+",kind="issue",outcome="published"\} 0\.81\d*$/);
   });
 
   it('an unpriced model: "cost unknown" in every report and no number', async () => {
@@ -46,6 +49,9 @@ describe('cost in the GitHub reports', () => {
       expect(text).toContain(unknown);
       expect(text).not.toMatch(MONEY);
     }
+    const metrics = await (await fetch(`${h.app.url}/metrics`)).text();
+    expect(metrics).not.toMatch(/^greenfix_cost_usd_total\{/m);
+    expect(metrics).toMatch(/^greenfix_cost_unknown_jobs_total\{repo="[^"]+",kind="issue"\} 1$/m);
   });
 
   it('max_cost_usd stops the job before the call that could cross it; the attempt cost is said', async () => {
@@ -58,5 +64,7 @@ describe('cost in the GitHub reports', () => {
     const status = statusOf()[0]!.body;
     expect(status).toContain('This attempt cost $0.54 and produced no pull request.');
     expect(status).toContain('cost budget reached: $0.54 spent of $0.70');
+    const metrics = await (await fetch(`${h.app.url}/metrics`)).text();
+    expect(metrics).toMatch(/^greenfix_cost_usd_total\{repo="[^"]+",kind="issue",outcome="not_verified"\} 0\.54\d*$/m);
   });
 });
