@@ -7,6 +7,7 @@ import { createSandbox } from '../sandbox/create-sandbox.js';
 import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
+import { SetupAllowSchema } from '../config/domain-pattern.js';
 import { fixCommands, runFixSession } from '../fix/fix-session.js';
 import { StateFileError } from '../fix/state-file.js';
 import { objectStoreOf } from '../workspace/sandbox-git-view.js';
@@ -36,6 +37,8 @@ export async function fixCommand(argv: string[], io: CliIo): Promise<number> {
 async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const missing = checkSystemPackages({ env: io.env, isRoot: process.getuid?.() === 0, sandboxOff: io.env.GREENFIX_SANDBOX === 'off' });
   if (missing.length > 0) throw new UsageError(`missing system packages:\n${missing.map((m) => `  - ${m.message}`).join('\n')}`);
+  const allow = SetupAllowSchema.safeParse(io.env.GREENFIX_SETUP_ALLOW ?? '');
+  if (!allow.success) throw new UsageError(`GREENFIX_SETUP_ALLOW: ${allow.error.issues.map((i) => i.message).join('; ')}`);
   const env = { ...io.env, ...(options.model ? { GREENFIX_MODEL: options.model } : {}) };
   const modelConfig = modelConfigFromEnv(env);
   const model = createChatModel(modelConfig);

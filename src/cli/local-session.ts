@@ -1,5 +1,6 @@
 import type { FixSessionInput } from '../fix/fix-session.js';
 import { localPublisher } from '../fix/local-publisher.js';
+import { setupSummary } from '../fix/setup-phase.js';
 import type { ModelPrice } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
 import type { FileOwner } from '../sandbox/ownership.js';
@@ -50,6 +51,7 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     warn: (message) => stderr(`greenfix: warning: ${message}`),
     now: Date.now,
     onPhase: (phase, detail) => stderr(`greenfix: ${phase}: ${detail}`),
+    onSetupDone: (setup) => stderr(`greenfix: setup: done: ${setupSummary(parts.commands.setup ?? '', setup)}`),
     onEvent: (event) => {
       const line = formatEvent(event, parts.model.name, parts.price ?? null);
       if (line) stderr(line);

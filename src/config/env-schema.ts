@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SetupAllowSchema } from './domain-pattern.js';
 
 /**
  * One zod rule per variable of DESIGN §3.5. `VAR=` (blank) means unset, as in a .env file. Rules
@@ -51,6 +52,7 @@ export const EnvSchema = z.object({
     }),
   ),
   GREENFIX_SANDBOX: opt(oneOf(['on', 'bwrap', 'off'] as const)),
+  GREENFIX_SETUP_ALLOW: opt(SetupAllowSchema),
   GREENFIX_SHUTDOWN_GRACE_SECONDS: opt(integer(0, 3600)),
   GREENFIX_JOB_RETENTION_DAYS: opt(integer(0, 3650)),
   GREENFIX_QUEUE_RETENTION_DAYS: opt(integer(1, 3650)),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_BUDGETS } from './budget-defaults.js';
+import { DomainPatternSchema } from './domain-pattern.js';
 
 /**
  * `.github/greenfix.yml`: strict (an unknown key is an error, not a silent typo), every key
@@ -42,6 +43,16 @@ export const RepoConfigSchema = z
         deny: z.array(z.string().min(1)).max(100).default([]),
         /** `.github/workflows/` is off limits unless this is true. */
         allow_workflows: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+    network: z
+      .object({
+        /**
+         * The only domains the setup step may reach through the egress proxy (`registry.npmjs.org`,
+         * `*.pythonhosted.org`); empty: any public host. Loopback and private addresses never.
+         */
+        allow: z.array(DomainPatternSchema).max(100).default([]),
       })
       .strict()
       .prefault({}),

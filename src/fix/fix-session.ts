@@ -51,6 +51,9 @@ export interface FixSessionInput {
   signal?: AbortSignal;
   now: () => number;
   onPhase?: FixDeps['onPhase'];
+  /** The repository's `network.allow` (the app); the CLI has none. */
+  setupAllow?: readonly string[];
+  onSetupDone?: FixDeps['onSetupDone'];
   onEvent?: AgentDeps['onEvent'];
 }
 
@@ -87,6 +90,8 @@ export function fixDeps(input: FixSessionInput): FixDeps {
     setupTimeoutMs: SETUP_TIMEOUT_MS,
     agentsMd,
     ...(input.onPhase ? { onPhase: input.onPhase } : {}),
+    setupAllow: input.setupAllow ?? [],
+    ...(input.onSetupDone ? { onSetupDone: input.onSetupDone } : {}),
     agent: {
       model: input.model,
       tools: createTools(),

@@ -6,7 +6,7 @@ import type { Sandbox } from '../sandbox/types.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import type { Published, Publisher } from './publisher.js';
 import type { RunState, RunStateStore } from './run-state.js';
-import { runSetup, setupNote } from './setup-phase.js';
+import { runSetup, setupNote, type SetupResult } from './setup-phase.js';
 
 export interface FixPaths {
   journal: string;
@@ -24,8 +24,12 @@ export interface FixDeps {
   /** Opens the agent's journal (appending to what is there). */
   openJournal(path: string): FileJournal;
   setupTimeoutMs: number;
+  /** The repository's `network.allow`: the only domains setup may reach (empty: any public host). */
+  setupAllow?: readonly string[];
   agentsMd: string | null;
   onPhase?: (phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string) => void;
+  /** How setup ended (also on a resumed run), before the agent starts. */
+  onSetupDone?: (setup: SetupResult) => void;
 }
 
 export type FixResult =
@@ -45,11 +49,13 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
   if (setup && !state.setup) {
     deps.onPhase?.('setup', setup);
     const signal = deps.agent.toolContext.signal;
-    const done = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, ...(signal ? { signal } : {}) }, setup);
+    const egressAllow = deps.setupAllow ?? [];
+    const done = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, egressAllow, ...(signal ? { signal } : {}) }, setup);
     signal?.throwIfAborted();
     state = { ...state, setup: done };
     deps.state.set(state);
   }
+  if (setup && state.setup) deps.onSetupDone?.(state.setup);
   const note = setup && state.setup ? setupNote(setup, state.setup) : null;
 
   deps.onPhase?.('agent', deps.agent.model.name);

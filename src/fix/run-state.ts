@@ -11,7 +11,21 @@ export const RunStateSchema = z.strictObject({
   /** Author/committer date of the commit; fixed once so a re-published commit has the same oid. */
   createdAt: z.number(),
   commands: z.strictObject({ setup: z.string().nullable(), verify: z.string().nullable() }),
-  setup: z.strictObject({ exitCode: z.number().nullable(), timedOut: z.boolean(), durationMs: z.number(), outputTail: z.string() }).optional(),
+  setup: z
+    .strictObject({
+      exitCode: z.number().nullable(),
+      timedOut: z.boolean(),
+      durationMs: z.number(),
+      outputTail: z.string(),
+      /** What the egress proxy refused during setup (absent without a proxy: unsandboxed, or an older run). */
+      egress: z
+        .strictObject({
+          refusedCount: z.number(),
+          refused: z.array(z.strictObject({ target: z.string(), reason: z.string(), address: z.string().optional(), count: z.number() })),
+        })
+        .optional(),
+    })
+    .optional(),
   published: z
     .strictObject({
       branch: z.string(),

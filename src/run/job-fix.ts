@@ -6,6 +6,7 @@ import { costOf, costText } from '../model/cost.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
 import type { FixResult } from '../fix/run-fix.js';
+import { setupSummary } from '../fix/setup-phase.js';
 import type { GitHost } from '../github/types.js';
 import type { Job } from '../queue/types.js';
 import { prepareWorkspaceOwnership } from '../sandbox/ownership.js';
@@ -94,6 +95,8 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     signal,
     now: env.now,
     onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
+    setupAllow: config.network.allow,
+    onSetupDone: (setup) => void reporter.phase('setup', 'done', setupSummary(commands.setup ?? '', setup)),
     onEvent: (event) => {
       if (event.type !== 'model') return;
       reporter.usage = event.tokens;
@@ -111,7 +114,7 @@ const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn(
 function onPhase(reporter: JobReporter, phase: 'setup' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {
   if (phase === 'setup') void reporter.phase('setup', 'running', detail);
   if (phase === 'agent') {
-    void reporter.phase('setup', setup ? 'done' : 'skipped', setup ?? 'no setup command');
+    if (!setup) void reporter.phase('setup', 'skipped', 'no setup command');
     void reporter.phase('agent', 'running', detail);
   }
   if (phase === 'gate') {

@@ -11,11 +11,16 @@ export interface BwrapPlan {
   system: readonly SystemEntry[];
   /** Allow-listed /etc entries that exist on the host (absolute paths). */
   etc: readonly string[];
-  /** Extra /etc entries only the networked setup step sees (resolv.conf, CA certificates). */
+  /** Extra /etc entries only the networked setup step sees (CA certificates). */
   networkEtc: readonly string[];
   /** Further read-only paths (tool installs outside /usr). */
   extraReadOnly: readonly string[];
-  network: boolean;
+  /**
+   * The setup step's egress: the host directory with the proxy's socket and the forwarder (bound
+   * read-only at `mount`), and the system node that runs the forwarder. Null: no network at all.
+   * The sandbox never shares the host's network namespace either way.
+   */
+  egress: { dir: string; mount: string; node: string; forwarder: string; socket: string; port: number; caBundle: string | null } | null;
   /** The workspace's git view (host-decided), bound before the workspace so it stays writable. */
   readOnlyBinds: readonly { source: string; target: string }[];
   workspace: string;
@@ -30,22 +35,27 @@ export interface BwrapPlan {
 export function buildBwrapArgs(plan: BwrapPlan): string[] {
   const args = ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session'];
   args.push('--hostname', 'greenfix-sandbox');
-  if (plan.network) args.push('--share-net');
   for (const entry of plan.system) {
     if (entry.kind === 'dir') args.push('--ro-bind', entry.path, entry.path);
     else args.push('--symlink', entry.target, entry.path);
   }
-  const etc = plan.network ? [...plan.etc, ...plan.networkEtc] : plan.etc;
+  const etc = plan.egress ? [...plan.etc, ...plan.networkEtc] : plan.etc;
   for (const path of etc) args.push('--ro-bind', path, path);
   args.push('--proc', '/proc', '--dev', '/dev');
   args.push('--size', String(plan.tmpBytes), '--tmpfs', '/tmp', '--dir', plan.home);
   // Mounts apply in order: whatever lives under /tmp must come after the tmpfs.
   for (const path of plan.extraReadOnly) args.push('--ro-bind', path, path);
   for (const bind of plan.readOnlyBinds) args.push('--ro-bind', bind.source, bind.target);
+  if (plan.egress) args.push('--ro-bind', plan.egress.dir, plan.egress.mount);
   args.push('--bind', plan.workspace, plan.workspace, '--chdir', plan.cwd);
   args.push('--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
-  args.push('--', 'bash', '--norc', '--noprofile', '-c', plan.command);
+  args.push('--');
+  if (plan.egress) {
+    const { node, mount, forwarder, socket, port, caBundle } = plan.egress;
+    args.push(node, `${mount}/${forwarder}`, `${mount}/${socket}`, String(port), caBundle ?? '-');
+  }
+  args.push('bash', '--norc', '--noprofile', '-c', plan.command);
   return args;
 }
 

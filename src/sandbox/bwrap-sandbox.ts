@@ -13,8 +13,10 @@
  *   The git view (`request.readOnlyBinds`) was decided by the host when the workspace was made:
  *   nothing here reads a file of the worktree, so what a command writes into `.git` changes
  *   nothing about the mounts of the next one.
- * - Network: its own empty network namespace (loopback only). Only a request with
- *   `network: true` (the setup step) shares the host's network and sees resolv.conf and CAs.
+ * - Network: its own empty network namespace (loopback only), always. A request with
+ *   `network: true` (the setup step) reaches the world only through greenfix's egress proxy
+ *   (egress-proxy.ts, one per run, setup-egress.ts): public addresses only, optionally only
+ *   allow-listed domains; it sees the CA certificates, not resolv.conf (the proxy resolves).
  * - Environment: cleared, then an allow-list plus the request's variables, refused when they look
  *   like secrets (`SandboxRequestError('env-refused')`).
  * - Processes: own pid, ipc, uts and user namespaces, no nested user namespaces, a new session
@@ -31,6 +33,7 @@ import { runProcess } from '../util/run-process.js';
 import { isWithin } from './app-dirs.js';
 import { buildBwrapArgs, buildLaunchArgv, type LaunchTools, type SystemEntry } from './bwrap-args.js';
 import { sandboxEnvironment } from './environment.js';
+import { setupEgress, type EgressOptions, type SetupEgress } from './setup-egress.js';
 import { SandboxRequestError } from './errors.js';
 import { ETC_ALLOW, ETC_NETWORK, probeEtc, probeSystemDirs } from './host-layout.js';
 import { isReachableBy, type FileOwner } from './ownership.js';
@@ -70,7 +73,10 @@ export interface BwrapSandboxOptions {
   system?: readonly SystemEntry[];
   etc?: readonly string[];
   networkEtc?: readonly string[];
+  egress?: EgressOptions;
 }
+
+export type { EgressOptions } from './setup-egress.js';
 
 const HOME = '/tmp/home';
 
@@ -79,6 +85,14 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   const system = options.system ?? probeSystemDirs();
   const etc = options.etc ?? probeEtc(ETC_ALLOW);
   const networkEtc = options.networkEtc ?? probeEtc(ETC_NETWORK);
+  const openEgress = setupEgress({
+    options: options.egress,
+    runAs: options.runAs,
+    system,
+    extraReadOnlyPaths: options.extraReadOnlyPaths ?? [],
+    networkEtc,
+    path: options.path,
+  });
 
   const run = async (request: SandboxRequest): Promise<SandboxResult> => {
     const workspace = request.workspace;
@@ -98,13 +112,24 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       dataDirs: options.dataDirs ?? [],
       runAs: options.runAs,
     });
-    const env = sandboxEnvironment(request.env, { home: HOME, path: options.path });
+    const egress = request.network === true ? await openEgress(request.egressAllow) : null;
+    try {
+      const result = await runIn(request, cwd, readOnlyBinds, egress);
+      return egress ? { ...result, egress: egress.session.report() } : result;
+    } finally {
+      await egress?.session.close();
+    }
+  };
+
+  const runIn = async (request: SandboxRequest, cwd: string, readOnlyBinds: ReturnType<typeof checkReadOnlyBinds>, egress: SetupEgress | null): Promise<SandboxResult> => {
+    const workspace = request.workspace;
+    const env = sandboxEnvironment(egress ? { ...egress.env, ...request.env } : request.env, { home: HOME, path: options.path });
     const bwrapArgs = buildBwrapArgs({
       system,
       etc,
       networkEtc,
       extraReadOnly: options.extraReadOnlyPaths ?? [],
-      network: request.network === true,
+      egress: egress?.plan ?? null,
       readOnlyBinds,
       workspace,
       cwd,

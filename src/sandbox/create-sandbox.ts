@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { runProcess } from '../util/run-process.js';
 import { defaultAppDirs } from './app-dirs.js';
-import { createBwrapSandbox, type SandboxLimits } from './bwrap-sandbox.js';
+import { createBwrapSandbox, type EgressOptions, type SandboxLimits } from './bwrap-sandbox.js';
+import { parseAllowList } from './domain-allow-list.js';
 import { SandboxConfigError, SandboxUnavailableError } from './errors.js';
 import { findExecutable } from './find-executable.js';
 import { sandboxFileOwner } from './ownership.js';
@@ -15,7 +16,7 @@ import { createUnsandboxed } from './unsandboxed.js';
 export type SandboxLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export interface CreateSandboxOptions {
-  /** greenfix's configuration environment: PATH (to find bwrap), GREENFIX_SANDBOX, GREENFIX_SANDBOX_RO_PATHS. */
+  /** greenfix's configuration environment: PATH (to find bwrap), GREENFIX_SANDBOX, GREENFIX_SANDBOX_RO_PATHS, GREENFIX_SETUP_ALLOW. */
   env: Record<string, string | undefined>;
   log: (level: SandboxLogLevel, message: string) => void;
   /** Injectable for tests; default: the process's uid. */
@@ -27,6 +28,8 @@ export interface CreateSandboxOptions {
   limits?: Partial<SandboxLimits>;
   headBytes?: number;
   tailBytes?: number;
+  /** Tests only: the egress proxy's policy and resolver (GREENFIX_SETUP_ALLOW still applies). */
+  egress?: Pick<EgressOptions, 'policy' | 'resolve'>;
 }
 
 const Mode = z.enum(['on', 'bwrap', 'off']);
@@ -63,10 +66,13 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const tools = { bwrap, prlimit: requireTool('prlimit', env.PATH), setpriv: runAs ? requireTool('setpriv', env.PATH) : 'setpriv' };
   const appDirs = options.appDirs ?? defaultAppDirs();
   const extraReadOnlyPaths = validateReadOnlyPaths(parseReadOnlyPaths(env.GREENFIX_SANDBOX_RO_PATHS), appDirs, runAs);
-  const sandbox = createBwrapSandbox({ tools, runAs, appDirs, dataDirs: options.dataDirs ?? [], extraReadOnlyPaths, limits: options.limits, ...output });
+  const setupAllow = parseAllowList(env.GREENFIX_SETUP_ALLOW);
+  const egress = { allow: setupAllow, ...options.egress };
+  const sandbox = createBwrapSandbox({ tools, runAs, appDirs, dataDirs: options.dataDirs ?? [], extraReadOnlyPaths, limits: options.limits, egress, ...output });
   await probe(sandbox, bwrap, runAs);
   const who = runAs ? `uid ${runAs.uid}` : 'the current user';
-  log('info', `sandbox: bubblewrap (${bwrap}) as ${who}, no network except setup`);
+  const reach = setupAllow ? `only ${setupAllow.join(', ')}` : 'public hosts only';
+  log('info', `sandbox: bubblewrap (${bwrap}) as ${who}, no network except setup, which reaches ${reach} through the egress proxy`);
   return sandbox;
 }
 

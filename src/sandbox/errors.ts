@@ -7,7 +7,7 @@
 export class SandboxUnavailableError extends Error {
   readonly kind = 'sandbox-unavailable' as const;
   constructor(
-    readonly reason: 'bwrap-missing' | 'tool-missing' | 'bwrap-broken',
+    readonly reason: 'bwrap-missing' | 'tool-missing' | 'bwrap-broken' | 'node-missing',
     message: string,
   ) {
     super(message);

@@ -18,8 +18,8 @@ export const ETC_ALLOW = [
   'inputrc', 'locale.alias', 'locale.conf', 'fonts', 'perl', 'python*', 'java-*', 'maven', 'subversion',
 ];
 
-/** Only the networked setup step needs name resolution and CA certificates. */
-export const ETC_NETWORK = ['resolv.conf', 'ssl', 'ca-certificates', 'ca-certificates.conf', 'pki', 'crypto-policies'];
+/** Only the networked setup step needs CA certificates (HTTPS through CONNECT is end-to-end TLS); the proxy resolves names, so no resolv.conf. */
+export const ETC_NETWORK = ['ssl', 'ca-certificates', 'ca-certificates.conf', 'pki', 'crypto-policies'];
 
 /** What exists on this host among SYSTEM_DIRS; symlinks (merged /usr) are recreated as symlinks. */
 export function probeSystemDirs(dirs: readonly string[] = SYSTEM_DIRS): SystemEntry[] {

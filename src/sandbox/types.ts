@@ -1,3 +1,5 @@
+import type { EgressReport } from './egress-proxy.js';
+
 /** One command, isolated. The only way untrusted code or model-chosen commands are run. */
 
 /**
@@ -18,8 +20,12 @@ export interface SandboxRequest {
   /** A directory inside `workspace` to start in; defaults to `workspace`. */
   cwd?: string;
   timeoutMs: number;
-  /** Only the setup step may have network. Default false. */
+  /**
+   * Only the setup step may have network, and then only through the egress proxy: public hosts,
+   * and when `egressAllow` (the repository's `network.allow`) is given, only those domains. Default false.
+   */
   network?: boolean;
+  egressAllow?: readonly string[];
   /** The workspace's read-only binds (its git view), as the host decided them; default none. */
   readOnlyBinds?: readonly ReadOnlyBind[];
   /** Extra non-secret variables, added to the allow-listed base environment. */
@@ -39,6 +45,8 @@ export interface SandboxResult {
   stderr: string;
   truncated: boolean;
   durationMs: number;
+  /** For a networked request through the egress proxy: the connections it refused. */
+  egress?: EgressReport;
 }
 
 export interface Sandbox {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { request, type ClientRequest } from 'node:http';
 import nock from 'nock';
 import { BUGGY_REPO } from '../cli/helpers.js';
@@ -19,8 +20,8 @@ interface Streamed {
 
 /**
  * POSTs up to `total` bytes in 64 KiB chunks, each when the socket takes more (`drain`), and
- * keeps writing after the answer: it stops only when the server closes the connection. A server
- * that went on reading (or draining) would take all `total` bytes within a few hundred ms.
+ * keeps writing after the answer: it resolves when the server has closed the connection (or the
+ * whole body went out), with the status it answered.
  */
 function stream(url: string, total: number, headers: Record<string, string>): Promise<Streamed> {
   return new Promise((resolve) => {
@@ -49,6 +50,11 @@ function stream(url: string, total: number, headers: Record<string, string>): Pr
   });
 }
 
+/** Bytes this process has read through system calls so far (sockets included): Linux's /proc/self/io. */
+function readChars(): number {
+  return Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1]);
+}
+
 function get(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(url, { agent: false }, (res) => {
@@ -73,22 +79,24 @@ describe('webhook body size limit (before Probot buffers the body)', () => {
   });
 
   it('a streamed 30 MB body (no Content-Length) gets 413 once it passes 5 MiB, and reading stops', async () => {
+    const before = readChars();
     const r = await stream(hook, 30 * MB, {});
+    const read = readChars() - before;
     expect(r.status).toBe(413);
-    // The answer came right after the limit (plus what sat in socket buffers), not at the end.
-    expect(r.writtenAtAnswer).toBeGreaterThan(LIMIT);
-    expect(r.writtenAtAnswer!).toBeLessThan(LIMIT + 8 * MB);
-    // The client kept writing; it could not get far: the server read no more and then hung up.
-    expect(r.written).toBeLessThan(LIMIT + 16 * MB);
+    // What this process read from its sockets (server and client share it; the client reads
+    // only the short answer): the limit, not the body. How much the client got written is up to
+    // the kernel's socket buffers (on a busy machine, all 30 MB), so it proves nothing.
+    expect(read).toBeGreaterThan(LIMIT);
+    expect(read).toBeLessThan(LIMIT + 2 * MB);
     expect(h.state.requests.filter((x) => !x.startsWith('GET '))).toEqual([]);
   });
 
   it('a declared Content-Length over the limit gets 413 before a byte of the body is read', async () => {
+    const before = readChars();
     const r = await stream(hook, 30 * MB, { 'content-length': String(30 * MB) });
+    const read = readChars() - before;
     expect(r.status).toBe(413);
-    // What the client wrote sits in socket buffers (about 4 MB on loopback); the server read none.
-    expect(r.writtenAtAnswer!).toBeLessThan(LIMIT);
-    expect(r.written).toBeLessThan(16 * MB);
+    expect(read).toBeLessThan(1 * MB); // the headers, a parser's chunk of body at most, and the answer
   });
 
   it('the server stays healthy: /healthz 200, and signed deliveries (small, or 1 MB) are still handled', async () => {

@@ -160,6 +160,8 @@ describe('loadEnvConfig', () => {
     ['GREENFIX_SHUTDOWN_GRACE_SECONDS', '2.5', 'GREENFIX_SHUTDOWN_GRACE_SECONDS: must be a whole number from 0 to 3600'],
     ['GREENFIX_JOB_RETENTION_DAYS', '-1', 'GREENFIX_JOB_RETENTION_DAYS: must be a whole number from 0 to 3650'],
     ['GREENFIX_JOB_RETENTION_DAYS', '7d', 'GREENFIX_JOB_RETENTION_DAYS: must be a whole number from 0 to 3650'],
+    ['GREENFIX_SETUP_ALLOW', 'registry.npmjs.org,127.0.0.1', 'GREENFIX_SETUP_ALLOW: entry 2 must be a domain name such as registry.npmjs.org'],
+    ['GREENFIX_SETUP_ALLOW', 'http://registry.npmjs.org', 'GREENFIX_SETUP_ALLOW: entry 1 must be a domain name'],
     ['GREENFIX_QUEUE_RETENTION_DAYS', '0', 'GREENFIX_QUEUE_RETENTION_DAYS: must be a whole number from 1 to 3650'],
     ['GREENFIX_WEBHOOK_MAX_BYTES', '5MB', 'GREENFIX_WEBHOOK_MAX_BYTES: must be a whole number from 65536 to 26214400'],
     ['GREENFIX_WEBHOOK_MAX_BYTES', '30000000', 'GREENFIX_WEBHOOK_MAX_BYTES: must be a whole number from 65536 to 26214400'],

@@ -36,6 +36,17 @@ describe('parseRepoConfig', () => {
     ]);
   });
 
+  it('network.allow: a list of domain patterns, empty by default (any public host)', () => {
+    expect(defaultRepoConfig().network).toEqual({ allow: [] });
+    const ok = parseRepoConfig({ network: { allow: ['registry.npmjs.org', '*.pythonhosted.org', 'Files.Example.COM'] } });
+    expect(ok.ok && ok.config.network.allow).toEqual(['registry.npmjs.org', '*.pythonhosted.org', 'Files.Example.COM']);
+    for (const bad of ['127.0.0.1', 'http://registry.npmjs.org', '*', 'a.*.org', 'registry.npmjs.org:443', '']) {
+      expect(problemsOf({ network: { allow: [bad] } })).toEqual([expect.stringMatching(/^network\.allow\[0\]: /)]);
+    }
+    expect(problemsOf({ network: { allow: 'registry.npmjs.org' } })).toEqual(['network.allow: must be a list (not text)']);
+    expect(problemsOf({ network: { alow: [] } })).toEqual(['network: unknown key `alow` (did you mean `allow`?)']);
+  });
+
   it('unknown keys are errors, with a suggestion when one is close', () => {
     expect(problemsOf({ lable: 'x' })).toEqual(['unknown key `lable` (did you mean `label`?)']);
     expect(problemsOf({ 'branch-prefix': 'x/' })).toEqual(['unknown key `branch-prefix` (did you mean `branch_prefix`?)']);

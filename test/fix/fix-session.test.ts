@@ -43,7 +43,7 @@ function job(): Job {
 
 /** What the agent and runFix get, minus what is the caller's by design (callbacks, publisher, journal path and opener, state). */
 function comparable(deps: FixDeps) {
-  const { onPhase: _p, publisher: _pub, paths: _paths, state: _state, openJournal: _o, agent, ...rest } = deps;
+  const { onPhase: _p, onSetupDone: _sd, publisher: _pub, paths: _paths, state: _state, openJournal: _o, agent, ...rest } = deps;
   const { onEvent: _e, tools, toolContext, config, ...agentRest } = agent;
   const { signal: _s, ...context } = toolContext;
   const { jobId: _j, ...recorded } = config ?? {};

@@ -6,9 +6,9 @@ const plan: BwrapPlan = {
     { path: '/bin', kind: 'symlink', target: 'usr/bin' },
   ],
   etc: ['/etc/passwd', '/etc/hosts'],
-  networkEtc: ['/etc/resolv.conf', '/etc/ssl'],
+  networkEtc: ['/etc/ssl'],
   extraReadOnly: ['/opt/tool'],
-  network: false,
+  egress: null,
   readOnlyBinds: [
     { source: '/srv/mirror.git', target: '/srv/mirror.git' },
     { source: '/srv/state/sandbox-git', target: '/srv/mirror.git/worktrees/x' },
@@ -65,11 +65,18 @@ describe('buildBwrapArgs', () => {
     expect(args.slice(-6)).toEqual(['--', 'bash', '--norc', '--noprofile', '-c', 'npm test']);
   });
 
-  it('adds the network and its /etc files only for a networked request', () => {
-    const net = buildBwrapArgs({ ...plan, network: true });
-    expect(net).toContain('--share-net');
-    expect(triple(net, '--ro-bind', '/etc/resolv.conf')).toBeGreaterThan(-1);
+  it('gives a networked request the egress directory, CA certificates and the forwarder, never the host network', () => {
+    const egress = { dir: '/tmp/greenfix-egress-x', mount: '/run/greenfix-egress', node: '/usr/bin/node', forwarder: 'forwarder.cjs', socket: 'proxy.sock', port: 3128, caBundle: '/etc/ssl/certs/ca-certificates.crt' };
+    const net = buildBwrapArgs({ ...plan, egress });
+    expect(net).not.toContain('--share-net');
+    expect(net).toContain('--unshare-all');
     expect(triple(net, '--ro-bind', '/etc/ssl')).toBeGreaterThan(-1);
+    expect(net.indexOf('/run/greenfix-egress')).toBe(triple(net, '--ro-bind', '/tmp/greenfix-egress-x') + 2);
+    expect(net.slice(net.lastIndexOf('--'))).toEqual([
+      '--', '/usr/bin/node', '/run/greenfix-egress/forwarder.cjs', '/run/greenfix-egress/proxy.sock', '3128', '/etc/ssl/certs/ca-certificates.crt',
+      'bash', '--norc', '--noprofile', '-c', 'npm test',
+    ]);
+    expect(triple(args, '--ro-bind', '/etc/ssl')).toBe(-1);
   });
 });
 

@@ -62,11 +62,14 @@ describe('bwrap sandbox', () => {
       expect(connections).toBe(before);
     });
 
-    it('shares the host network only when the request asks for it (the setup step)', async () => {
+    it('never shares the host network, not even with the setup step (its way out is the egress proxy)', async () => {
       const before = connections;
-      const r = await run(`echo hi > /dev/tcp/127.0.0.1/${port} && test -e /etc/resolv.conf`, { network: true });
-      expect(r.exitCode).toBe(0);
-      expect(connections).toBe(before + 1);
+      const r = await run(`echo hi > /dev/tcp/127.0.0.1/${port}`, { network: true });
+      expect(r.exitCode).not.toBe(0);
+      expect(r.stderr).toMatch(/Connection refused/);
+      expect(connections).toBe(before);
+      expect((await run('test -e /etc/resolv.conf', { network: true })).exitCode).not.toBe(0);
+      expect(r.egress).toEqual({ refusedCount: 0, refused: [] });
     });
   });
 

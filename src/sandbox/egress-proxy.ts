@@ -1,0 +1,204 @@
+/**
+ * The setup step's only way out: an HTTP(S) proxy (CONNECT tunnels and plain absolute-URI HTTP)
+ * that resolves each host itself and connects only to addresses the policy accepts (see
+ * egress-decision.ts). One instance per setup run; every refusal is counted and named.
+ */
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { unlinkSync } from 'node:fs';
+import type { Duplex } from 'node:stream';
+import type { AllowLists } from './domain-allow-list.js';
+import { decide, parseTarget, publicEndpoints, systemResolver, type EgressTarget, type EndpointPolicy, type Resolver } from './egress-decision.js';
+
+export interface EgressRefusal {
+  /** `host:port` as the client asked for it. */
+  target: string;
+  reason: string;
+  /** The address that was refused, when it differs from the host. */
+  address?: string;
+  count: number;
+}
+
+export interface EgressReport {
+  refusedCount: number;
+  /** The first distinct refusals (at most MAX_NAMED), with how often each happened. */
+  refused: EgressRefusal[];
+}
+
+export interface EgressProxyOptions {
+  /** A Unix socket path (the sandbox's way in), or a TCP port on 127.0.0.1 (tests). */
+  listen: { path: string } | { port: number };
+  allow?: AllowLists;
+  policy?: EndpointPolicy;
+  resolve?: Resolver;
+  /** A connection with no traffic either way for this long is closed. */
+  idleTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  maxConnections?: number;
+}
+
+export interface EgressProxy {
+  /** The Unix socket path, or the TCP port. */
+  readonly address: string | number;
+  report(): EgressReport;
+  close(): Promise<void>;
+}
+
+export const MAX_NAMED = 20;
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade'];
+
+export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
+  const rules = { allow: options.allow ?? [], policy: options.policy ?? publicEndpoints, resolve: options.resolve ?? systemResolver };
+  const idleMs = options.idleTimeoutMs ?? 60_000;
+  const connectMs = options.connectTimeoutMs ?? 15_000;
+  const sockets = new Set<Duplex>();
+  const named = new Map<string, EgressRefusal>();
+  let refusedCount = 0;
+
+  const track = <T extends Duplex>(socket: T): T => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    return socket;
+  };
+  const refuse = (target: EgressTarget, reason: string, address?: string): string => {
+    refusedCount += 1;
+    const name = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
+    const key = `${name} ${reason}`;
+    const seen = named.get(key);
+    if (seen) seen.count += 1;
+    else if (named.size < MAX_NAMED) named.set(key, { target: name, reason, ...(address && address !== target.host ? { address } : {}), count: 1 });
+    return `greenfix egress proxy: refused ${name}: ${reason}${address && address !== target.host ? ` (${address})` : ''}\n`;
+  };
+  const upstream = (address: string, port: number): Socket => {
+    const socket = track(connect({ host: address, port }));
+    socket.setTimeout(connectMs, () => socket.destroy(new Error('connect timeout')));
+    socket.once('connect', () => socket.setTimeout(idleMs, () => socket.destroy()));
+    return socket;
+  };
+
+  const server = createServer({ maxHeaderSize: 16 * 1024, headersTimeout: 15_000, requestTimeout: 0, keepAliveTimeout: 5_000, requireHostHeader: false });
+  server.maxConnections = options.maxConnections ?? 64;
+  server.timeout = idleMs;
+  server.on('connection', (socket: Socket) => track(socket));
+  server.on('clientError', (_error, socket: Duplex) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => {
+    track(client);
+    const c = client as Socket;
+    c.setTimeout?.(idleMs, () => client.destroy());
+    client.on('error', () => client.destroy());
+    const target = parseTarget(req.url ?? '', null);
+    if (!target) return void client.end(status(400, 'greenfix egress proxy: CONNECT needs host:port\n'));
+    void decide(target, rules).then(
+      (decision) => {
+        if (!decision.ok) return void client.end(status(403, refuse(target, decision.reason, decision.address)));
+        if (client.destroyed) return;
+        const remote = upstream(decision.address, target.port);
+        let established = false;
+        remote.once('connect', () => {
+          established = true;
+          client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+          if (head.length > 0) remote.write(head);
+          remote.pipe(client);
+          client.pipe(remote);
+        });
+        remote.on('error', () => {
+          if (established || !client.writable) client.destroy();
+          else client.end(status(502, 'greenfix egress proxy: upstream connection failed\n'));
+        });
+        client.on('close', () => remote.destroy());
+        remote.on('close', (hadError) => {
+          if (established && hadError) client.destroy();
+        });
+      },
+      () => client.destroy(),
+    );
+  });
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const url = absoluteHttpUrl(req.url ?? '');
+    const target = url ? parseTarget(url.host, 80) : null;
+    if (!url || !target) return void plain(res, 400, 'greenfix egress proxy: send an absolute http:// URI (or CONNECT for https)\n');
+    void decide(target, rules).then(
+      (decision) => {
+        if (!decision.ok) return plain(res, 403, refuse(target, decision.reason, decision.address));
+        const outgoing = httpRequest({
+          host: decision.address,
+          family: decision.family,
+          port: target.port,
+          method: req.method,
+          path: `${url.pathname}${url.search}`,
+          headers: { ...forwardable(req.headers), host: url.host },
+          agent: false,
+          timeout: connectMs,
+        });
+        outgoing.on('socket', (s) => track(s));
+        outgoing.on('timeout', () => outgoing.destroy(new Error('upstream timeout')));
+        outgoing.on('response', (upstreamRes) => {
+          res.writeHead(upstreamRes.statusCode ?? 502, forwardable(upstreamRes.headers));
+          upstreamRes.pipe(res);
+          outgoing.setTimeout(idleMs);
+        });
+        outgoing.on('error', () => (res.headersSent ? res.destroy() : plain(res, 502, 'greenfix egress proxy: upstream request failed\n')));
+        res.on('close', () => outgoing.destroy());
+        req.pipe(outgoing);
+      },
+      () => res.destroy(),
+    );
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    if ('path' in options.listen) server.listen(options.listen.path, resolve);
+    else server.listen(options.listen.port, '127.0.0.1', resolve);
+  });
+  const bound = server.address();
+  const address = typeof bound === 'string' ? bound : (bound?.port ?? 0);
+
+  return {
+    address,
+    report: () => ({ refusedCount, refused: [...named.values()].map((r) => ({ ...r })) }),
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      if (typeof address === 'string') {
+        try {
+          unlinkSync(address);
+        } catch {
+          /* already gone */
+        }
+      }
+    },
+  };
+}
+
+function absoluteHttpUrl(raw: string): URL | null {
+  if (!/^http:\/\//i.test(raw) || !URL.canParse(raw)) return null;
+  const url = new URL(raw);
+  return url.username || url.password ? null : url;
+}
+
+function forwardable(headers: IncomingHttpHeaders): Record<string, string | string[]> {
+  const listed = String(headers.connection ?? '').toLowerCase().split(',').map((h) => h.trim());
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.includes(name) || listed.includes(name)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+function status(code: number, body: string): string {
+  const text = code === 403 ? 'Forbidden' : code === 400 ? 'Bad Request' : 'Bad Gateway';
+  return `HTTP/1.1 ${code} ${text}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+function plain(res: ServerResponse, code: number, body: string): void {
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(code, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.end(body);
+}

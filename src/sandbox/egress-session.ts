@@ -1,0 +1,87 @@
+import { chmodSync, chownSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isWithin } from './app-dirs.js';
+import type { AllowLists } from './domain-allow-list.js';
+import type { EndpointPolicy, Resolver } from './egress-decision.js';
+import { FORWARDER_FILE, FORWARDER_SOURCE } from './egress-forwarder.js';
+import { startEgressProxy, type EgressReport } from './egress-proxy.js';
+import { findExecutable } from './find-executable.js';
+import type { FileOwner } from './ownership.js';
+
+/** Where the session's directory appears inside the sandbox, and the forwarder's port there. */
+export const EGRESS_MOUNT = '/run/greenfix-egress';
+export const EGRESS_PORT = 3128;
+export const PROXY_SOCKET = 'proxy.sock';
+
+export interface EgressSession {
+  /** Host directory holding the proxy's socket and the forwarder, bound read-only at EGRESS_MOUNT. */
+  dir: string;
+  report(): EgressReport;
+  /** Stops the proxy (open tunnels are cut) and removes the directory. */
+  close(): Promise<void>;
+}
+
+export interface EgressSessionOptions {
+  allow: AllowLists;
+  /** Who the sandbox runs as: the socket is theirs (0600) so only that uid connects. */
+  runAs: FileOwner | null;
+  policy?: EndpointPolicy;
+  resolve?: Resolver;
+}
+
+/**
+ * One proxy per setup run (started before the command, stopped after, socket removed): its report
+ * then belongs to exactly that run, and nothing listens between setups.
+ */
+export async function openEgressSession(options: EgressSessionOptions): Promise<EgressSession> {
+  const dir = mkdtempSync(join(tmpdir(), 'greenfix-egress-'));
+  try {
+    chmodSync(dir, 0o711);
+    writeFileSync(join(dir, FORWARDER_FILE), FORWARDER_SOURCE, { mode: 0o644 });
+    const socket = join(dir, PROXY_SOCKET);
+    const proxy = await startEgressProxy({
+      listen: { path: socket },
+      allow: options.allow,
+      ...(options.policy ? { policy: options.policy } : {}),
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    });
+    if (options.runAs) chownSync(socket, options.runAs.uid, options.runAs.gid);
+    chmodSync(socket, 0o600);
+    return {
+      dir,
+      report: () => proxy.report(),
+      close: async () => {
+        await proxy.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** The system CA bundle (Debian's path), bound into the setup sandbox with /etc/ssl. */
+export const SYSTEM_CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
+
+/** The variables package managers read to find a proxy; none carries a secret. */
+export function proxyEnvironment(port: number = EGRESS_PORT): Record<string, string> {
+  const url = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = { NO_PROXY: '', no_proxy: '' };
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'npm_config_proxy', 'npm_config_https_proxy', 'YARN_HTTP_PROXY', 'YARN_HTTPS_PROXY']) {
+    env[name] = url;
+  }
+  return env;
+}
+
+/**
+ * The node that runs the forwarder inside the sandbox: found on the sandbox's PATH and, after
+ * symlinks, under a directory the sandbox sees at the same path (/usr… or an extra read-only path).
+ */
+export function findSandboxNode(pathValue: string, visible: readonly string[]): string | null {
+  const node = findExecutable('node', pathValue);
+  if (!node) return null;
+  const real = realpathSync(node);
+  return visible.some((dir) => isWithin(real, dir)) ? node : null;
+}
