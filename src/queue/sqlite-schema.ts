@@ -33,6 +33,16 @@ const MIGRATIONS: readonly string[] = [
      key TEXT PRIMARY KEY,
      created_at INTEGER NOT NULL
    );`,
+  // Spend per job attempt: the primary key makes a repeated record a no-op.
+  `CREATE TABLE spend (
+     job_id TEXT NOT NULL,
+     attempt INTEGER NOT NULL,
+     repo_key TEXT NOT NULL,
+     usd REAL NOT NULL CHECK (usd >= 0),
+     at INTEGER NOT NULL,
+     PRIMARY KEY (job_id, attempt)
+   );
+   CREATE INDEX spend_by_repo ON spend (repo_key, at);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
