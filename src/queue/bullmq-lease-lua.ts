@@ -8,13 +8,14 @@ import { RECORD_PRELUDE } from './bullmq-record-prelude.js';
 const HELD = `${RECORD_PRELUDE}
 local id, token = ARGV[4], ARGV[5]
 local isHeld = held(id, token)
--- Spend of this attempt (USD as a string, '' = none): once per job attempt, by HSETNX.
+-- The job's spend so far (USD as a string, '' = none), all attempts: its total never goes down, so
+-- the same total recorded again (a retried call) changes nothing.
 local function recordSpend(usd)
   if usd == nil or usd == '' or tonumber(usd) <= 0 then return end
-  local member = id .. ':' .. get(id, 'attempts')
-  if redis.call('HSETNX', P .. ':spend:usd', member, usd) == 1 then
-    redis.call('ZADD', P .. ':spend:' .. get(id, 'repo_key'), NOW, member)
-  end
+  local old = redis.call('HGET', P .. ':spend:usd', id)
+  if old and tonumber(old) >= tonumber(usd) then return end
+  redis.call('HSET', P .. ':spend:usd', id, usd)
+  redis.call('ZADD', P .. ':spend:' .. get(id, 'repo_key'), NOW, id)
 end
 `;
 

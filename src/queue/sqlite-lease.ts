@@ -45,10 +45,11 @@ export function createLeaseOps(ctx: SqliteContext): LeaseOps {
   const mustHold = (lease: Lease, changes: number) => {
     if (changes === 0) throw new LeaseLostError(lease.jobId);
   };
-  // Read while the lease is held, inside the transaction that ends it: the attempt is the job's own.
+  // Only while the lease is held, inside the transaction that ends it. The job's total never goes down:
+  // recording the same total again (a retried call) changes nothing.
   const recordSpend = db.prepare<Lease & { usd: number; now: number }>(
-    `INSERT OR IGNORE INTO spend (job_id, attempt, repo_key, usd, at)
-       SELECT id, attempts, repo_key, @usd, @now FROM jobs WHERE ${HELD}`,
+    `INSERT INTO spend (job_id, repo_key, usd, at) SELECT id, repo_key, @usd, @now FROM jobs WHERE ${HELD}
+       ON CONFLICT (job_id) DO UPDATE SET usd = excluded.usd, at = excluded.at WHERE excluded.usd > spend.usd`,
   );
   const spentSince = db.prepare<{ repoKey: string; since: number }, { usd: number | null }>(
     'SELECT SUM(usd) AS usd FROM spend WHERE repo_key = @repoKey AND at >= @since',

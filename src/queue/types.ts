@@ -83,7 +83,7 @@ export interface FailOptions {
   message: string;
   /** Transient failures are retried with backoff while attempts remain. */
   retryable: boolean;
-  /** USD this attempt spent, recorded with the failure in one transaction. */
+  /** USD the job spent so far (all attempts), recorded with the failure in one transaction. */
   spendUsd?: number;
 }
 
@@ -93,8 +93,9 @@ export interface JobQueue {
   claim(options: ClaimOptions): Promise<Claimed | null>;
   heartbeat(lease: Lease, leaseMs: number): Promise<HeartbeatResult>;
   /**
-   * `spendUsd`: what this attempt cost, recorded in the same transaction as the completion, once
-   * per job attempt (a repeated call after a crash cannot count it twice), for `spent`.
+   * `spendUsd`: what the job cost so far (all its attempts: a resumed run's usage includes the
+   * earlier ones), recorded in the same transaction as the completion. A job's recorded total only
+   * grows, so recording it again (a retried call) never counts it twice. Read by `spent`.
    */
   complete(lease: Lease, result: unknown, spendUsd?: number): Promise<void>;
   /** Returns the state the job is left in: 'queued' (will retry) or 'failed'. */

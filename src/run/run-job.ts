@@ -45,7 +45,7 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
     const costUsd = price ? usdOf(tokens, price) : null;
     const repo = `${request.repo.owner}/${request.repo.name}`;
     env.onFinished?.({ kind: request.kind, repo, outcome, seconds: (env.now() - started) / 1000, tokens, costUsd, steps });
-    return result;
+    return costUsd !== null && costUsd > 0 ? { ...result, spendUsd: costUsd } : result;
   };
 
   if (!loaded.ok) {

@@ -35,6 +35,8 @@ describe('cost in the GitHub reports', () => {
     const metrics = await (await fetch(`${h.app.url}/metrics`)).text();
     const line = metrics.split('\n').find((l) => l.startsWith('greenfix_cost_usd_total{'));
     expect(line).toMatch(/^greenfix_cost_usd_total\{repo="[^"]+\/[^"]+",kind="issue",outcome="published"\} 0\.81\d*$/);
+    // And in the queue's store, with the job's completion.
+    expect(await h.queue.spent('1296269', 0)).toBeCloseTo(0.81, 10);
   });
 
   it('an unpriced model: "cost unknown" in every report and no number', async () => {
@@ -52,6 +54,7 @@ describe('cost in the GitHub reports', () => {
     const metrics = await (await fetch(`${h.app.url}/metrics`)).text();
     expect(metrics).not.toMatch(/^greenfix_cost_usd_total\{/m);
     expect(metrics).toMatch(/^greenfix_cost_unknown_jobs_total\{repo="[^"]+",kind="issue"\} 1$/m);
+    expect(await h.queue.spent('1296269', 0)).toBe(0);
   });
 
   it('max_cost_usd stops the job before the call that could cross it; the attempt cost is said', async () => {
@@ -66,5 +69,6 @@ describe('cost in the GitHub reports', () => {
     expect(status).toContain('cost budget reached: $0.54 spent of $0.70');
     const metrics = await (await fetch(`${h.app.url}/metrics`)).text();
     expect(metrics).toMatch(/^greenfix_cost_usd_total\{repo="[^"]+",kind="issue",outcome="not_verified"\} 0\.54\d*$/m);
+    expect(await h.queue.spent('1296269', 0)).toBeCloseTo(0.54, 10);
   });
 });

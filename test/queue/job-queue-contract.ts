@@ -252,7 +252,7 @@ export function describeJobQueueContract(name: string, setup: () => Promise<Cont
       expect(await q.spent('3', 0)).toBe(0);
     });
 
-    it('counts a spend once: a lost lease records nothing, a retried attempt adds its own', async () => {
+    it('counts a spend once: a lost lease records nothing, a retried attempt records the new total of the job', async () => {
       await q.enqueue(jobRequest(1, 1), { deliveryId: 'd1' });
       const first = (await q.claim(LEASE))!;
       await q.fail(first.lease, { message: 'transient', retryable: true, spendUsd: 0.5 });
@@ -262,7 +262,8 @@ export function describeJobQueueContract(name: string, setup: () => Promise<Cont
       await f.clock.advance(HOUR);
       const second = (await q.claim(LEASE))!;
       expect(second.job.attempts).toBe(2);
-      await q.complete(second.lease, null, 0.25);
+      // The resumed run's usage includes the first attempt's: its total is 0.75, not 0.5 + 0.75.
+      await q.complete(second.lease, null, 0.75);
       expect(await q.spent('1', 0)).toBeCloseTo(0.75, 10);
     });
   });
