@@ -86,7 +86,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     const resumed = await o.queue.abandon(o.workerId);
     if (resumed > 0) o.log.info({ jobs: resumed }, 'resuming jobs this worker was running when it stopped');
     pool = startWorkerPool({
-      queue: o.queue,
+      queue: o.wrap.queue(o.queue),
       workerId: o.workerId,
       concurrency: o.concurrency,
       leaseMs: t.leaseMs,
