@@ -9,7 +9,6 @@ import { startApp, type RunningApp } from '../src/cli/start-app.js';
 import type { ChatModel } from '../src/model/types.js';
 import { openSqliteQueue } from '../src/queue/sqlite-queue.js';
 import type { JobQueue } from '../src/queue/types.js';
-import { sandboxFileOwner } from '../src/sandbox/ownership.js';
 import type { Sandbox } from '../src/sandbox/types.js';
 import { git } from '../src/workspace/git.js';
 import { newFakeGitHubState, type FakeGitHubState } from '../test/support/fake-github-state.js';
@@ -118,7 +117,6 @@ export async function startBenchApp(world: AppWorld, name: string, o: BenchAppOp
     queue,
     model: o.model,
     sandbox: o.sandbox,
-    fileOwner: sandboxFileOwner(),
     workdir: join(world.dir, `work-${name}`),
     concurrency: 2,
     workerId: `bench-${name}`,

@@ -7,6 +7,7 @@ import { benchPromptSize } from './prompt-size.js';
 import { benchQueueThroughput } from './queue-throughput.js';
 import { formatTable, type BenchResults } from './report.js';
 import { CLI_CONTEXT } from './scripted-run.js';
+import { benchSandboxCommand } from './sandbox-command.js';
 import { benchStepOverhead } from './step-overhead.js';
 import { benchTreeHash } from './tree-hash.js';
 import { benchWebhookAck } from './webhook-ack.js';
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
   const treeHash = await benchTreeHash(20_000, 5);
   log('step overhead (200 steps)…');
   const stepOverhead = await benchStepOverhead({ sandbox, steps: 200 });
+  log('sandbox command cost (50 `true` per variant: before per-job resources, + seccomp, a job sandbox)…');
+  const sandboxCommand = await benchSandboxCommand({ sandbox, env: process.env, commands: 50 });
   const redis = await startRedisServer();
   let queueThroughput;
   let load;
@@ -39,7 +42,7 @@ async function main(): Promise<void> {
   }
   log('webhook acknowledgement (idle, 2 jobs running, 1,000-delivery burst)…');
   const webhookAck = await benchWebhookAck({ sandbox });
-  const results: BenchResults = { contextTokens, treeHash, stepOverhead, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, load };
+  const results: BenchResults = { contextTokens, treeHash, stepOverhead, sandboxCommand, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, load };
   process.stdout.write(`${formatTable(results)}\n`);
   process.stdout.write(`${JSON.stringify(results)}\n`);
 }

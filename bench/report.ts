@@ -3,6 +3,7 @@ import type { LoadBench } from './load.js';
 import { loadRows } from './load-rows.js';
 import type { PromptSizeBench } from './prompt-size.js';
 import { queueRedisRows, queueThroughputRows, type QueueThroughputBench } from './queue-throughput.js';
+import type { SandboxCommandBench } from './sandbox-command.js';
 import type { StepOverheadBench } from './step-overhead.js';
 import type { TreeHashBench } from './tree-hash.js';
 import type { WebhookAckBench } from './webhook-ack.js';
@@ -12,6 +13,7 @@ export interface BenchResults {
   contextTokens: ContextTokensBench;
   treeHash: TreeHashBench;
   stepOverhead: StepOverheadBench;
+  sandboxCommand: SandboxCommandBench;
   promptSize: PromptSizeBench;
   queueThroughput: QueueThroughputBench;
   webhookAck: WebhookAckBench;
@@ -33,6 +35,9 @@ export function formatTable(r: BenchResults): string {
   rows.push([`tree hash, ${n(t.files)} files, warm`, `${fixed(t.gitMs, 1)} ms`, `${fixed(t.naiveMs, 1)} ms read+hash all`, fixed(hashRatio, 3), '≤ 0.2' + met(hashRatio <= 0.2)]);
   rows.push([`step overhead, ${s.steps} read_file steps`, `${fixed(s.loopMsPerStep, 2)} ms/step`, `${fixed(s.toolMsPerStep, 2)} ms/step tools alone`, `${fixed(s.ratio, 1)}x`, `+${fixed(s.overheadMsPerStep, 2)} ms/step`]);
   rows.push([`  of which journal fsyncs`, `${fixed(s.fsyncMsPerStep, 2)} ms/step`, `${fixed(s.journalRecordsPerStep, 2)} fsynced records/step`, fixed(s.fsyncMsPerStep / s.overheadMsPerStep, 2), '']);
+  const sc = r.sandboxCommand;
+  rows.push([`sandboxed \`true\`, ${sc.commands} per variant: job sandbox`, `${fixed(sc.fullMsPerCommand, 1)} ms/command`, `${fixed(sc.baselineMsPerCommand, 1)} ms/command before per-job resources`, `${fixed(sc.fullMsPerCommand / sc.baselineMsPerCommand, 2)}x`, `+${fixed(sc.fullMsPerCommand - sc.baselineMsPerCommand, 1)} ms/command`]);
+  rows.push(['  of which seccomp', `${fixed(sc.seccompMsPerCommand - sc.baselineMsPerCommand, 1)} ms/command`, 'the rest: uid lease, cgroup create/join/remove', '', '']);
   rows.push(['fixed prompt (every request)', `${n(p.totalBytes)} B`, `system ${n(p.systemPromptBytes)} B + tools ${n(p.toolSpecsBytes)} B`, '', '']);
   rows.push(...queueThroughputRows(r.queueThroughput));
   rows.push(...queueRedisRows(r.queueThroughput));

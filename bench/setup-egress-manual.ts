@@ -30,11 +30,11 @@ async function workspace(): Promise<string> {
 /** The old way: the same bwrap plan, with the host's network namespace and resolv.conf. */
 async function sharedNet(dir: string): Promise<{ ms: number; exitCode: number | null; out: string }> {
   const runAs = sandboxFileOwner();
-  const tools = { bwrap: findExecutable('bwrap', process.env.PATH)!, setpriv: findExecutable('setpriv', process.env.PATH)!, prlimit: findExecutable('prlimit', process.env.PATH)! };
+  const tools = { bwrap: findExecutable('bwrap', process.env.PATH)!, sh: findExecutable('sh', process.env.PATH)!, setpriv: findExecutable('setpriv', process.env.PATH)!, prlimit: findExecutable('prlimit', process.env.PATH)! };
   const args = buildBwrapArgs({
     system: probeSystemDirs(), etc: probeEtc(ETC_ALLOW), networkEtc: [],
     extraReadOnly: [], egress: null, readOnlyBinds: [], workspace: dir, cwd: dir, home: '/tmp/home', tmpBytes: 1024 ** 3,
-    env: sandboxEnvironment({ NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' }, { home: '/tmp/home', path: DEFAULT_SANDBOX_PATH }), command: COMMAND,
+    env: sandboxEnvironment({ NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' }, { home: '/tmp/home', path: DEFAULT_SANDBOX_PATH }), command: COMMAND, seccompFd: null,
   });
   // The plan has no network: add the old --share-net and the CA/resolv.conf binds by hand.
   const etcBinds = [...probeEtc(ETC_NETWORK), ...probeEtc(['resolv.conf'])].flatMap((p) => ['--ro-bind', p, p]);

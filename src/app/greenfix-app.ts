@@ -4,6 +4,7 @@ import type { JobQueue } from '../queue/types.js';
 import { handleWebhook } from './handle-webhook.js';
 import { deliveryLogger } from './logger-context.js';
 import { createHttpRoutes } from './http-routes.js';
+import { createRunPageRoute, type RunPageRouteDeps } from './run-page-route.js';
 import type { Metrics } from './metrics.js';
 import { createRefusalLimiter, type RefusalLimiter } from './refusal-limiter.js';
 import { createRepoTokens, type RepoTokens } from './repo-tokens.js';
@@ -16,6 +17,8 @@ export interface AppDeps {
   wake: () => void;
   /** Refusal comments per repository; default 10 an hour, in this process's memory. */
   refusals?: RefusalLimiter;
+  /** The signed run pages (`/runs/<job id>`); absent = not served. */
+  runPages?: RunPageRouteDeps;
 }
 
 /** The events greenfix listens to (app.yml subscribes to the same). */
@@ -36,6 +39,7 @@ export const EVENTS = [
 export function greenfixApp(deps: AppDeps): ApplicationFunction {
   return (app, { addHandler }) => {
     addHandler(createHttpRoutes({ metrics: deps.metrics, check: () => deps.queue.counts(), onUnhealthy: (err) => app.log.error({ err }, 'health check failed') }));
+    if (deps.runPages) addHandler(createRunPageRoute(deps.runPages));
     deps.metrics.setJobCounts(() => deps.queue.counts());
     const identity = memoize(() => appIdentity(app));
     const refusals = deps.refusals ?? createRefusalLimiter();

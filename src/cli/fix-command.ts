@@ -4,7 +4,7 @@ import { costOf } from '../model/cost.js';
 import { modelConfigFromEnv } from '../model/model-config.js';
 import { priceOf } from '../model/prices.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
-import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.js';
+import { SandboxConfigError, SandboxLimitError, SandboxUnavailableError } from '../sandbox/errors.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { SetupAllowSchema } from '../config/domain-pattern.js';
@@ -51,13 +51,14 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const unreachable = io.env.GREENFIX_SANDBOX === 'off' ? null : workdirProblem(run.workdir, owner);
   if (unreachable) throw new UsageError(unreachable);
   const resumeFrom = options.resume ? resumable(run) : discardEarlier(run, io);
-  const { workspace, state } = await openRunWorkspace(run, resumeFrom, owner);
+  const { workspace, state } = await openRunWorkspace(run, resumeFrom);
   const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup }, warn);
   io.stderr(`greenfix: worktree ${run.worktree} at ${workspace.baseCommit.slice(0, 12)}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
 
-  const input = localSessionInput({ options, run, state, workspace, commands, model, price, sandbox, fileOwner: owner, env: io.env, stderr: io.stderr });
-  const result = await runFixSession(input, options.task);
+  const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
+  const input = localSessionInput({ options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr });
+  const result = await runFixSession(input, options.task).finally(() => jobSandbox.release());
   if (result.status === 'published') await removeWorktree(run.repo, run.worktree);
   return reportFix(result, run, options.json, io, costOf(result.outcome.tokens, model.name, price));
 }
@@ -84,6 +85,10 @@ function discardEarlier(run: LocalRun, io: CliIo): null {
 }
 
 function reportError(error: unknown, io: CliIo): number {
+  if (error instanceof SandboxLimitError) {
+    io.stderr(`greenfix: stopped: ${error.message}`);
+    return ExitCode.notVerified;
+  }
   const usage = [UsageError, ConfigError, SandboxConfigError, SandboxUnavailableError, StateFileError];
   if (usage.some((type) => error instanceof type)) {
     io.stderr(`greenfix: ${(error as Error).message}`);

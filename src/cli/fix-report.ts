@@ -21,6 +21,7 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
     io.stderr(`greenfix: ${costSentence(costText(cost), 'this attempt', 'produced no commit')}`);
     io.stderr(`greenfix: worktree kept for inspection: ${run.worktree} (resume with --resume)`);
   }
+  io.stderr(`greenfix: what it did, step by step: greenfix log --run ${run.dir}`);
   const code = published ? ExitCode.verified : outcome.status === 'model_error' ? ExitCode.failure : ExitCode.notVerified;
   if (json) {
     io.stdout(

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prepareWorkspaceOwnership, type FileOwner } from '../sandbox/ownership.js';
 import { git } from '../workspace/git.js';
 import type { GitWorkspace } from '../workspace/git-workspace.js';
 import { addWorktree, removeWorktree } from '../workspace/worktree.js';
@@ -68,7 +67,7 @@ export function openLocalState(run: LocalRun): LocalState {
  * A fresh run (`resumeFrom` null) replaces an earlier one of the same task; a resumed one continues
  * from its state, which the caller loaded (and checked it has a fix to resume).
  */
-export async function openRunWorkspace(run: LocalRun, resumeFrom: LocalState | null, owner: FileOwner | null): Promise<{ workspace: GitWorkspace; state: LocalState }> {
+export async function openRunWorkspace(run: LocalRun, resumeFrom: LocalState | null): Promise<{ workspace: GitWorkspace; state: LocalState }> {
   if (!resumeFrom && existsSync(run.dir)) {
     await removeWorktree(run.repo, run.worktree);
     rmSync(run.dir, { recursive: true, force: true });
@@ -78,9 +77,8 @@ export async function openRunWorkspace(run: LocalRun, resumeFrom: LocalState | n
     chmodSync(d, 0o711);
   }
   const state = resumeFrom ?? openLocalState(run);
-  const fresh = !existsSync(run.worktree);
+  // Who owns the worktree is the sandbox's business (Sandbox.forJob hands it to the run's uid).
   const ref = state.get('fix')?.baseCommit ?? 'HEAD';
   const workspace = await addWorktree({ repo: run.repo, path: run.worktree, ref, stateDir: run.stateDir, store: state.workspaceStore() });
-  if (fresh) await prepareWorkspaceOwnership(run.worktree, owner);
   return { workspace, state };
 }

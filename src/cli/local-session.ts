@@ -3,8 +3,7 @@ import { localPublisher } from '../fix/local-publisher.js';
 import { setupSummary } from '../fix/setup-phase.js';
 import type { ModelPrice } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
-import type { FileOwner } from '../sandbox/ownership.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { JobSandbox } from '../sandbox/types.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { crashWrappers } from './crash-wrappers.js';
 import type { FixOptions } from './fix-options.js';
@@ -20,8 +19,8 @@ export interface LocalSessionParts {
   model: ChatModel;
   /** Absent: cost unknown. */
   price?: ModelPrice | null;
-  sandbox: Sandbox;
-  fileOwner: FileOwner | null;
+  /** The run's own sandbox (Sandbox.forJob). */
+  sandbox: JobSandbox;
   env: Readonly<Record<string, string | undefined>>;
   stderr: (line: string) => void;
 }
@@ -42,7 +41,6 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     model: parts.model,
     price: parts.price ?? null,
     sandbox: parts.sandbox,
-    fileOwner: parts.fileOwner,
     publisher: localPublisher(run.repo, run.branch),
     state: parts.state.fixStore(),
     journal: run.journal,

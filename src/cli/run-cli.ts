@@ -1,5 +1,6 @@
 import { ExitCode } from './exit-codes.js';
 import { fixCommand } from './fix-command.js';
+import { logCommand } from './log-command.js';
 import { serveCommand } from './serve-command.js';
 import type { CliIo } from './io.js';
 
@@ -9,6 +10,7 @@ const HELP = `greenfix — commit only what the repository's own tests passed
 
 Usage:
   greenfix fix --repo DIR --task TEXT [options]   fix a local repository (greenfix fix --help)
+  greenfix log JOURNAL | --run DIR [--format F]   what a run did, step by step (greenfix log --help)
   greenfix serve                                  run the GitHub App: webhook server and workers
   greenfix worker                                 run workers only (scale-out)
   greenfix --help                                 this help
@@ -24,6 +26,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return ExitCode.verified;
   }
   if (command === 'fix') return fixCommand(rest, io);
+  if (command === 'log') return logCommand(rest, io);
   if (command === 'serve') return serveCommand(rest, io);
   if (command === 'worker') return serveCommand(rest, io, 'worker');
   io.stderr(`greenfix: unknown command '${command}'\n\n${HELP}`);

@@ -15,6 +15,7 @@ import { crashWrappers } from './crash-wrappers.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { startApp } from './start-app.js';
+import { runLinkKey } from '../run-log/run-link.js';
 import { waitForSignal } from './signals.js';
 import { lockWorkdir } from './workdir-lock.js';
 import { workdirProblem } from './workdir-check.js';
@@ -97,12 +98,13 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     model: config.role === 'receiver' ? placeholderModel() : createChatModel(modelConfigFromEnv(io.env)),
     ...(config.role === 'receiver' ? {} : { prices: modelConfigFromEnv(io.env).prices }),
     sandbox: await createSandbox({ env: io.env, dataDirs: [config.workdir], log: (level, message) => log[level === 'warn' ? 'warn' : 'info'](message) }),
-    fileOwner: sandboxFileOwner(),
     workdir: config.workdir,
     concurrency: config.concurrency,
     jobRetentionMs: config.jobRetentionMs,
     queueRetentionMs: config.queueRetentionMs,
     webhookMaxBytes: config.webhookMaxBytes,
+    ...(io.env.OPENAI_API_KEY ? { redactSecrets: [io.env.OPENAI_API_KEY] } : {}),
+    ...(config.publicUrl ? { runPage: { publicUrl: config.publicUrl, key: runLinkKey(config.runLinkSecret, config.webhookSecret as string) } } : {}),
     workerId: lock?.workerId ?? 'receiver',
     wrap: crashWrappers(io.env),
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),

@@ -11,7 +11,6 @@ import { BUILTIN_PRICES, priceOf, type PriceTable } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
 import { DEFAULT_JOB_RETENTION_DAYS, DEFAULT_QUEUE_RETENTION_DAYS } from '../config/env-config.js';
-import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { JobEnv } from '../run/job-env.js';
 import { startJobRetention, DEFAULT_RETENTION_SWEEP_MS, type RetentionTimer } from '../run/job-retention-timer.js';
@@ -19,6 +18,9 @@ import { sweepJobDirs } from '../run/job-retention.js';
 import { runJob } from '../run/run-job.js';
 import { startWorkerPool, type WorkerPool } from '../run/worker-pool.js';
 import type { JobRequest } from '../triggers/types.js';
+import { signRunPath, type RunLinkKey } from '../run-log/run-link.js';
+import { renderRunPage } from '../run-log/render-html.js';
+import { loadJobRunPage } from '../run/job-run-page.js';
 import { pushBranch } from '../workspace/push-branch.js';
 import type { EffectWrappers } from './crash-wrappers.js';
 
@@ -40,7 +42,6 @@ export interface AppOptions {
   /** Model prices (GREENFIX_PRICES over the built-in ones); absent: the built-in ones. */
   prices?: PriceTable;
   sandbox: Sandbox;
-  fileOwner: FileOwner | null;
   workdir: string;
   concurrency: number;
   workerId: string;
@@ -56,6 +57,10 @@ export interface AppOptions {
   queueRetentionMs?: number;
   /** Largest webhook body accepted (GREENFIX_WEBHOOK_MAX_BYTES); default 5 MiB. Larger: 413, unread. */
   webhookMaxBytes?: number;
+  /** Secrets the run log redacts besides the webhook secret (the model's API key). */
+  redactSecrets?: string[];
+  /** The run page: greenfix's public URL (GREENFIX_PUBLIC_URL) and the link key; absent = no page links. */
+  runPage?: { publicUrl: string; key: RunLinkKey };
   /** Lease/heartbeat/poll timings; defaults suit production. */
   timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number; retentionSweepMs?: number };
 }
@@ -109,7 +114,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
   if (o.role !== 'worker') {
     server = new Server({ Probot: Probot.defaults(probotOptions), host: o.host, port: String(o.port) as unknown as number, log: o.log });
     const workers = pool;
-    await server.load(greenfixApp({ queue: o.queue, metrics, wake: () => workers?.wake() }));
+    await server.load(greenfixApp({ queue: o.queue, metrics, wake: () => workers?.wake(), ...(o.runPage ? { runPages: runPages(o, o.runPage.key) } : {}) }));
     const http = await server.start();
     // In front of Probot's own request listener, before any request is read (no I/O has run
     // since `listen` called back: only promise continuations).
@@ -147,7 +152,6 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
   return {
     workdir: o.workdir,
     sandbox: o.sandbox,
-    fileOwner: o.fileOwner,
     model: o.model,
     price: priceOf(o.prices ?? BUILTIN_PRICES, o.model.name),
     // A job's tokens name its one repository: REST calls get the app's permissions there, git
@@ -170,6 +174,28 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     now: Date.now,
     log: o.log,
     progressIntervalMs,
+    secrets: [o.secret, ...(o.redactSecrets ?? [])],
+    ...(o.runPage ? { runPageUrl: runPageUrl(o, o.runPage) } : {}),
     onFinished: (s) => metrics.jobFinished(s.kind as JobRequest['kind'], s.outcome, s.seconds, s.tokens, s.steps, { repo: s.repo, usd: s.costUsd }),
+  };
+}
+
+/** A job's signed run-page link: valid as long as the job's directory is kept (its retention). */
+function runPageUrl(o: AppOptions, page: { publicUrl: string; key: RunLinkKey }): (jobId: string) => string {
+  const retentionMs = o.jobRetentionMs ?? DEFAULT_JOB_RETENTION_DAYS * 86_400_000;
+  return (jobId) => `${page.publicUrl.replace(/\/+$/, '')}${signRunPath(page.key, jobId, Date.now() + Math.max(retentionMs, 3_600_000))}`;
+}
+
+/** The run pages this server answers: the jobs in its workdir (a receiver without the workers' disk has none). */
+function runPages(o: AppOptions, key: RunLinkKey) {
+  const deps = { workdir: o.workdir, queue: o.queue, secrets: [o.secret, ...(o.redactSecrets ?? [])] };
+  return {
+    key,
+    now: Date.now,
+    onError: (error: unknown) => o.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'run page failed'),
+    load: async (jobId: string) => {
+      const data = await loadJobRunPage(deps, jobId);
+      return data ? renderRunPage({ jobId, ...data }) : null;
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { describeIssue } from './describe-issue.js';
 import { EnvConfigError } from './env-config-error.js';
-import { credentialProblems, isSetupMode, type CredentialVars } from './env-rules.js';
+import { credentialProblems, isSetupMode, uidRangeProblems, type CredentialVars } from './env-rules.js';
 import { EnvSchema, type ParsedEnv } from './env-schema.js';
 
 export { EnvConfigError } from './env-config-error.js';
@@ -41,6 +41,10 @@ export interface EnvConfig {
   queueRetentionMs: number;
   /** Largest webhook body the server reads; a larger one gets 413 before it is buffered. */
   webhookMaxBytes: number;
+  /** Where greenfix is reachable from outside (GREENFIX_PUBLIC_URL): the run pages' links; absent = no links. */
+  publicUrl?: string;
+  /** GREENFIX_RUN_LINK_SECRET; absent = a key derived from the webhook secret. */
+  runLinkSecret?: string;
 }
 
 export interface EnvDeps {
@@ -71,7 +75,7 @@ export function loadEnvConfig(env: Record<string, string | undefined>, deps: Env
   // Rules across variables read the raw values, so they are checked even when a field failed.
   const vars = credentialVarsOf(env);
   const keyPath = vars.PRIVATE_KEY_PATH === undefined ? undefined : resolve(deps.cwd, vars.PRIVATE_KEY_PATH);
-  const problems = [...fieldProblems, ...credentialProblems(vars, keyPath)];
+  const problems = [...fieldProblems, ...credentialProblems(vars, keyPath), ...uidRangeProblems(env.GREENFIX_SANDBOX_UIDS)];
   if (!parsed.success || problems.length > 0) throw new EnvConfigError(problems);
   return toConfig(parsed.data, keyPath, deps.cwd);
 }
@@ -118,5 +122,7 @@ function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string)
     jobRetentionMs: (v.GREENFIX_JOB_RETENTION_DAYS ?? DEFAULT_JOB_RETENTION_DAYS) * DAY_MS,
     queueRetentionMs: (v.GREENFIX_QUEUE_RETENTION_DAYS ?? DEFAULT_QUEUE_RETENTION_DAYS) * DAY_MS,
     webhookMaxBytes: v.GREENFIX_WEBHOOK_MAX_BYTES ?? DEFAULT_WEBHOOK_MAX_BYTES,
+    publicUrl: v.GREENFIX_PUBLIC_URL,
+    runLinkSecret: v.GREENFIX_RUN_LINK_SECRET,
   };
 }

@@ -1,5 +1,23 @@
 import { accessSync, constants, statSync } from 'node:fs';
 
+/**
+ * GREENFIX_SANDBOX_UIDS beyond its shape: a real range of ordinary uids that spares root, system
+ * users and nobody (65534), and fits in a signed 32-bit uid. Unset or misshapen: nothing to add.
+ */
+export function uidRangeProblems(value: string | undefined): string[] {
+  const match = /^(\d+)-(\d+)$/.exec(value?.trim() ?? '');
+  if (!match) return [];
+  const [first, last] = [Number(match[1]), Number(match[2])];
+  const why =
+    first > last ? 'FIRST must not be above LAST'
+    : first < 1000 ? 'must not include system uids (below 1000, root among them)'
+    : last > 2 ** 31 - 2 ? `LAST must be at most ${2 ** 31 - 2}`
+    : first <= 65_534 && last >= 65_534 ? 'must not include nobody (65534)'
+    : last - first + 1 > 65_536 ? 'at most 65536 uids'
+    : null;
+  return why ? [`GREENFIX_SANDBOX_UIDS: ${why}`] : [];
+}
+
 /** The presence of the credentials, as set (non-blank) in the environment. */
 export interface CredentialVars {
   APP_ID?: unknown;

@@ -52,12 +52,19 @@ export const EnvSchema = z.object({
     }),
   ),
   GREENFIX_SANDBOX: opt(oneOf(['on', 'bwrap', 'off'] as const)),
+  // Resources per job (docs/sandbox.md); the sandbox re-checks them when it starts (sandbox-settings.ts).
+  GREENFIX_SANDBOX_UIDS: opt(z.string().regex(/^\d+-\d+$/, { message: 'must be FIRST-LAST, two whole numbers such as 2147000000-2147000999' })),
+  GREENFIX_SANDBOX_MEMORY_MB: opt(integer(64, 1_048_576)),
+  GREENFIX_SANDBOX_PIDS: opt(integer(16, 4_194_304)),
+  GREENFIX_SANDBOX_DISK_MB: opt(integer(1, 16_777_216)),
   GREENFIX_SETUP_ALLOW: opt(SetupAllowSchema),
   GREENFIX_SHUTDOWN_GRACE_SECONDS: opt(integer(0, 3600)),
   GREENFIX_JOB_RETENTION_DAYS: opt(integer(0, 3650)),
   GREENFIX_QUEUE_RETENTION_DAYS: opt(integer(1, 3650)),
   // 64 KiB (a push event of a big PR is larger) to 25 MiB (GitHub's own cap on payloads).
   GREENFIX_WEBHOOK_MAX_BYTES: opt(integer(65_536, 26_214_400)),
+  GREENFIX_PUBLIC_URL: opt(httpUrl('https://greenfix.example.com')),
+  GREENFIX_RUN_LINK_SECRET: opt(z.string().min(16, { message: 'must be at least 16 characters' })),
 });
 
 export type ParsedEnv = z.infer<typeof EnvSchema>;

@@ -4,8 +4,7 @@ import type { AgentDeps } from '../agent/types.js';
 import type { ModelPrice } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
 import { DEFAULT_MAX_REPLY_TOKENS, type CostBudget } from '../agent/cost-budget.js';
-import type { FileOwner } from '../sandbox/ownership.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { JobSandbox } from '../sandbox/types.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { readAgentsMd } from './agents-md.js';
@@ -34,8 +33,8 @@ export interface FixSessionInput {
   model: ChatModel;
   /** The model's price (model/prices.ts `priceOf`); null or absent: cost unknown. */
   price?: ModelPrice | null;
-  sandbox: Sandbox;
-  fileOwner: FileOwner | null;
+  /** The job's own sandbox (Sandbox.forJob): its uid owns the files the tools create. */
+  sandbox: JobSandbox;
   publisher: Publisher;
   /** The state file's `fix` section. */
   state: RunStateStore;
@@ -79,6 +78,8 @@ export function fixCommands(root: string, saved: RunState | undefined, choice: C
 /** The one assembly of a fix: caller's input → runFix's dependencies, agent deps included. */
 export function fixDeps(input: FixSessionInput): FixDeps {
   const { workspace, sandbox, commands, budgets } = input;
+  // A limit that stops the job (the disk watchdog) aborts the run like a cancel.
+  const signal = input.signal ? AbortSignal.any([input.signal, sandbox.signal]) : sandbox.signal;
   const agentsMd = [readAgentsMd(workspace.root, input.warn), input.instructions].filter(Boolean).join('\n\n') || null;
   return {
     workspace,
@@ -99,9 +100,9 @@ export function fixDeps(input: FixSessionInput): FixDeps {
         workspace,
         sandbox,
         verifyCommand: commands.verify,
-        fileOwner: input.fileOwner,
+        fileOwner: sandbox.owner,
         limits: FIX_TOOL_LIMITS,
-        ...(input.signal ? { signal: input.signal } : {}),
+        signal,
       },
       budget: { maxSteps: budgets.maxSteps, maxTokens: budgets.maxTokens, maxWallMs: budgets.timeoutMinutes * 60_000, ...costBudget(input) },
       context: { ...FIX_CONTEXT, maxTokens: budgets.contextTokens },
@@ -125,8 +126,16 @@ function costBudget(input: FixSessionInput): { cost?: CostBudget } {
   return { cost: { maxUsd, price: input.price ?? null, model: input.model.name, maxReplyTokens: DEFAULT_MAX_REPLY_TOKENS } };
 }
 
-/** Runs (or resumes) the fix of `task`; a fresh run records its base, commands and date first. */
-export function runFixSession(input: FixSessionInput, task: string): Promise<FixResult> {
+/**
+ * Runs (or resumes) the fix of `task`; a fresh run records its base, commands and date first.
+ * When a limit stopped the job, that limit (a SandboxLimitError) is why it ended, whatever the
+ * abort made of the step it was in.
+ */
+export async function runFixSession(input: FixSessionInput, task: string): Promise<FixResult> {
   const initial: RunState = { task, baseCommit: input.workspace.baseCommit, createdAt: input.now(), commands: input.commands };
-  return runFix(fixDeps(input), initial);
+  try {
+    return await runFix(fixDeps(input), initial);
+  } catch (error) {
+    throw input.sandbox.signal.aborted ? input.sandbox.signal.reason : error;
+  }
 }

@@ -2,7 +2,7 @@ import { readJournal, type FileJournal } from '../agent/journal.js';
 import { runOrResume } from '../agent/resume.js';
 import { systemPrompt } from '../agent/prompt.js';
 import type { AgentDeps, AgentOutcome } from '../agent/types.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { SandboxRunner } from '../sandbox/types.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import type { Published, Publisher } from './publisher.js';
 import type { RunState, RunStateStore } from './run-state.js';
@@ -14,7 +14,7 @@ export interface FixPaths {
 
 export interface FixDeps {
   workspace: ObservableWorkspace;
-  sandbox: Sandbox;
+  sandbox: SandboxRunner;
   publisher: Publisher;
   paths: FixPaths;
   /** The state file's `fix` section (state-file.ts). */

@@ -1,5 +1,5 @@
 import { describeRefusals } from '../sandbox/describe-refusals.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { SandboxRunner } from '../sandbox/types.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import { lastLines } from '../agent/tools/command-output.js';
 import type { RunState } from './run-state.js';
@@ -11,7 +11,7 @@ export type SetupResult = NonNullable<RunState['setup']>;
  * tree (node_modules when not ignored, a rewritten lockfile) is set aside: not part of the change.
  */
 export async function runSetup(
-  deps: { workspace: ObservableWorkspace; sandbox: Sandbox; timeoutMs: number; signal?: AbortSignal; egressAllow?: readonly string[] },
+  deps: { workspace: ObservableWorkspace; sandbox: SandboxRunner; timeoutMs: number; signal?: AbortSignal; egressAllow?: readonly string[] },
   command: string,
 ): Promise<SetupResult> {
   const { value: r } = await deps.workspace.observe(

@@ -20,14 +20,17 @@ function isEvidence(input: Evidence | CheckRunFailure): input is Evidence {
   return 'tree' in input;
 }
 
-/** Output of `greenfix/verify`: the evidence, or the reason there is none. Within GitHub's limits. */
-export function renderCheckRunOutput(input: Evidence | CheckRunFailure, cost?: CostText): CheckRunOutput {
+/**
+ * Output of `greenfix/verify`: the evidence, or the reason there is none. Within GitHub's limits.
+ * `runLog` (the run log's Markdown, which carries the test output) replaces the test output tail.
+ */
+export function renderCheckRunOutput(input: Evidence | CheckRunFailure, runLog?: string, cost?: CostText): CheckRunOutput {
   const costLine = cost ? `\n\n${costSentence(cost, 'The model usage of this job')}` : '';
   if (isEvidence(input)) {
     return fitCheckRunOutput({
       title: oneLine(`Verified: ${input.command} passed on tree ${input.tree.slice(0, 12)}`, 255),
       summary: `${evidenceFacts(input)}\n\n${howToCheck(input)}${costLine}`,
-      text: `Test output (tail) of ${codeSpan(input.command)}:\n\n${codeBlock(tail(input.outputTail, TEXT_TAIL_CHARS))}`,
+      text: runLog ?? `Test output (tail) of ${codeSpan(input.command)}:\n\n${codeBlock(tail(input.outputTail, TEXT_TAIL_CHARS))}`,
     });
   }
   const output: CheckRunOutput = {

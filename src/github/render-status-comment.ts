@@ -29,15 +29,21 @@ function usage(report: JobReport): string {
   return `<sub>${report.steps} / ${report.maxSteps} steps · ${report.tokens.toLocaleString('en-US')} tokens${cost} · job ${report.jobId.replace(/[<>&]/g, '_')}</sub>`;
 }
 
+/** Links to the run log: the check run on GitHub, and the run page when there is one (URLs are greenfix's own). */
+function runLogLinks(o: JobOutcomeReport): string[] {
+  const links = [o.runLogUrl ? `[What greenfix did →](${o.runLogUrl})` : null, o.runPageUrl ? `[Run page →](${o.runPageUrl})` : null].filter((l): l is string => l !== null);
+  return links.length > 0 ? [links.join(' · ')] : [];
+}
+
 function outcome(o: JobOutcomeReport, retryHint: string, cost: CostText | undefined): string {
   const sentence = untrustedMarkdown(oneLine(o.sentence, 500), 500);
   if (o.status === 'published' && o.pullRequest) {
-    const parts = [`### ${OUTCOME_ICONS.published} Pull request [#${o.pullRequest.number}](${o.pullRequest.url})`, sentence];
+    const parts = [`### ${OUTCOME_ICONS.published} Pull request [#${o.pullRequest.number}](${o.pullRequest.url})`, sentence, ...runLogLinks(o)];
     if (cost) parts.push(costSentence(cost, 'This fix'));
     if (o.evidence) parts.push(details('Evidence: the tests passed on exactly the committed tree', renderEvidence(o.evidence, 3000)));
     return parts.join('\n\n');
   }
-  const parts = [`### ${OUTCOME_ICONS[o.status]} ${o.status === 'cancelled' ? 'Cancelled' : 'No pull request'}`, sentence];
+  const parts = [`### ${OUTCOME_ICONS[o.status]} ${o.status === 'cancelled' ? 'Cancelled' : 'No pull request'}`, sentence, ...runLogLinks(o)];
   if (cost) parts.push(costSentence(cost, 'This attempt', 'produced no pull request'));
   if (o.outputTail && o.outputTail.trim() !== '') parts.push(details('Last test output', codeBlock(tail(o.outputTail, OUTPUT_TAIL_CHARS))));
   parts.push(retryHint);

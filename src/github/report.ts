@@ -36,6 +36,10 @@ export interface JobOutcomeReport {
   evidence?: Evidence;
   /** The last test output (failures), clipped. */
   outputTail?: string;
+  /** The `greenfix/verify` check run that carries the run log ("What greenfix did →"). */
+  runLogUrl?: string;
+  /** The signed run page, when greenfix has a public URL. */
+  runPageUrl?: string;
 }
 
 export interface JobReport {

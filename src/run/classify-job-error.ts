@@ -1,5 +1,6 @@
 import { StateFileError } from '../fix/state-file.js';
 import { GitHubError } from '../github/errors.js';
+import { SandboxCapacityError, SandboxLimitError } from '../sandbox/errors.js';
 import { GitError } from '../workspace/git.js';
 import { GitRemoteError } from '../workspace/mirror-remote.js';
 import { PushConflictError, PushRefusedError } from '../workspace/push-branch.js';
@@ -17,6 +18,12 @@ export function classifyJobError(error: unknown): JobErrorVerdict {
   if (error instanceof GitHubError) {
     const transient = error.kind === 'server' || error.kind === 'rate_limited' || error.kind === 'network';
     return { retryable: transient, sentence: `GitHub answered with an error${error.status ? ` (${error.status})` : ''}: ${error.message}` };
+  }
+  if (error instanceof SandboxLimitError) {
+    return { retryable: false, sentence: `Stopped: ${error.message}. Nothing was published.` };
+  }
+  if (error instanceof SandboxCapacityError) {
+    return { retryable: true, sentence: `No sandbox was free: ${error.message}` };
   }
   if (error instanceof PushRefusedError || error instanceof PathPolicyError) {
     return { retryable: false, sentence: `The fix was not pushed: ${error.message}` };

@@ -23,6 +23,10 @@ export interface GitHubPublisherDeps {
   push: PushBranch;
   /** Words the run's cost (model/cost.ts); absent: the PR body and check run say nothing of it. */
   describeCost?: (tokens: Tokens) => CostText;
+  /** The run log's Markdown for the check run's text (the verified tree's diff stat); default: the test output only. */
+  runLog?: (tree: string) => Promise<string | undefined>;
+  /** Told where the check run is, for the status comment's link. */
+  onCheckRun?: (url: string) => void;
 }
 
 export const CHECK_NAME = 'greenfix/verify';
@@ -63,15 +67,17 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
         body: renderPullRequestBody({ issueNumber: target.fixesIssue, summary: input.summary, evidence, jobId: deps.jobId, retryHint: RETRY_HINT, ...cost }),
         draft: deps.config.draft,
       });
-      await host.upsertCheckRun({
+      const runLog = deps.runLog ? await deps.runLog(input.verified.tree) : undefined;
+      const check = await host.upsertCheckRun({
         name: CHECK_NAME,
         headSha: commit,
         externalId: deps.jobId,
         status: 'completed',
         conclusion: 'success',
-        output: renderCheckRunOutput(evidence, cost.cost),
+        output: renderCheckRunOutput(evidence, runLog, cost.cost),
         detailsUrl: pr.url,
       });
+      deps.onCheckRun?.(check.url);
       return { branch: target.branch, commit, tree: input.verified.tree, pullRequest: { number: pr.number, url: pr.url } };
     },
   };

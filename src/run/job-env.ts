@@ -4,7 +4,6 @@ import type { GitHost } from '../github/types.js';
 import type { ModelPrice } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
-import type { FileOwner } from '../sandbox/ownership.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { JobRequest } from '../triggers/types.js';
 import type { PushBranch } from '../workspace/push-branch.js';
@@ -20,7 +19,6 @@ export interface JobEnv {
   /** GREENFIX_WORKDIR: mirrors and jobs live under it. */
   workdir: string;
   sandbox: Sandbox;
-  fileOwner: FileOwner | null;
   model: ChatModel;
   /** The model's price (GREENFIX_PRICES or built in); null or absent: every report says "cost unknown". */
   price?: ModelPrice | null;
@@ -37,6 +35,10 @@ export interface JobEnv {
   log: JobLog;
   /** Minimum milliseconds between progress edits of a status comment. */
   progressIntervalMs: number;
+  /** Secrets of this process (API key, webhook secret, …) the run log redacts wherever they appear. */
+  secrets?: readonly string[];
+  /** The signed link to a job's run page, or null when no public URL is set (GREENFIX_PUBLIC_URL). */
+  runPageUrl?: (jobId: string) => string | null;
   /**
    * Called once per finished job, for metrics; tokens as the model endpoint reported them (a failed
    * or cancelled job: up to its last reply), `costUsd` null when the model has no price.

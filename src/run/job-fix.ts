@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tokens } from '../agent/types.js';
 import type { RepoConfig } from '../config/repo-config.js';
@@ -9,7 +8,7 @@ import type { FixResult } from '../fix/run-fix.js';
 import { setupSummary } from '../fix/setup-phase.js';
 import type { GitHost } from '../github/types.js';
 import type { Job } from '../queue/types.js';
-import { prepareWorkspaceOwnership } from '../sandbox/ownership.js';
+import type { JobSandbox } from '../sandbox/types.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { addWorktree } from '../workspace/worktree.js';
@@ -19,7 +18,9 @@ import type { JobEnv } from './job-env.js';
 import { lastTestOutput, notVerifiedSentence } from './job-outcome.js';
 import type { JobReporter } from './job-reporter.js';
 import type { JobTarget } from './job-target.js';
+import { jobRunLogMarkdown, publishNoFixCheckRun, type JobRunLogSource } from './job-run-log.js';
 import { jobTask } from './job-task.js';
+import { errorText } from '../util/error-text.js';
 
 export interface JobFixInput {
   env: JobEnv;
@@ -47,10 +48,8 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   });
   const saved = state.get('fix');
   const base = saved?.baseCommit ?? (await resolveRef(gitDir, target.baseRef));
-  const fresh = !existsSync(files.worktree);
   const objectsWithin = join(env.workdir, 'mirrors');
   const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, store: state.workspaceStore(), objectsWithin });
-  if (fresh) await prepareWorkspaceOwnership(files.worktree, env.fileOwner);
   const commands = fixCommands(workspace.root, saved, { verify: config.verify, setup: config.setup }, jobWarn(input));
   void reporter.phase('workspace', 'done', `${target.baseRef.replace(/^refs\/(heads\/)?/, '')} @ ${base.slice(0, 7)}`);
   // A workflow run names the workflow, not its jobs' check runs: then every failed check counts.
@@ -58,18 +57,45 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const failed = ci ? await host.failedChecks(ci.headSha, ci.workflowRunId ? undefined : ci.checks) : [];
   const task = saved?.task ?? jobTask(request, target, failed);
 
-  const session = jobSessionInput(input, workspace, commands, gitDir);
-  const result = await runFixSession(session, task);
+  const links: RunLogLinks = { checkRun: null, page: env.runPageUrl?.(job.id) ?? null };
+  const source: JobRunLogSource = { journal: files.journal, gitDir, base, secrets: env.secrets ?? [], pageUrl: links.page };
+  // The job's own uid (the worktree is handed to it) and disk watchdog, released however it ends.
+  const sandbox = await env.sandbox.forJob({ workspace: files.worktree });
+  const result = await runFixSession(jobSessionInput(input, workspace, commands, gitDir, sandbox, source, links), task).finally(() => sandbox.release());
   await reporter.flush();
+  if (result.status !== 'published') {
+    // Best effort: the status comment still says why; a failed check run only loses its link.
+    links.checkRun = await noFixCheckRun(host, job.id, base, result, source).catch((error: unknown) => {
+      env.log.warn({ jobId: job.id, err: errorText(error) }, 'run log check run failed');
+      return null;
+    });
+  }
   // From the outcome, not only the progress events: a resumed run may have made no call in this process.
   reporter.report.cost = jobCost(env)(result.outcome.tokens);
   reporter.report.tokens = result.outcome.tokens.prompt + result.outcome.tokens.completion;
-  await report(reporter, result, files);
+  await report(reporter, result, files, links);
   return result;
 }
 
+interface RunLogLinks {
+  checkRun: string | null;
+  page: string | null;
+}
+
+/** The run log of a job that ends without a PR, as a check run on the commit it worked on. */
+async function noFixCheckRun(host: GitHost, jobId: string, base: string, result: FixResult, source: JobRunLogSource): Promise<string> {
+  const reason = result.status === 'not_verified' ? result.reason : result.outcome.reason;
+  return publishNoFixCheckRun(host, {
+    jobId,
+    headSha: base,
+    conclusion: result.outcome.status === 'model_error' ? 'failure' : 'neutral',
+    sentence: notVerifiedSentence(result.outcome, reason),
+    text: await jobRunLogMarkdown(source, null),
+  });
+}
+
 /** What a job supplies to the one assembly (fix/fix-session.ts); the CLI's twin is localSessionInput. */
-export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspace, commands: Commands, gitDir: string): FixSessionInput {
+export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspace, commands: Commands, gitDir: string, sandbox: JobSandbox, source?: JobRunLogSource, links?: RunLogLinks): FixSessionInput {
   const { env, job, config, host, files, state, target, reporter, signal } = input;
   return {
     workspace,
@@ -83,9 +109,19 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     },
     model: env.model,
     price: env.price ?? null,
-    sandbox: env.sandbox,
-    fileOwner: env.fileOwner,
-    publisher: githubPublisher({ host, gitDir, cloneUrl: job.request.repo.cloneUrl, target, config, jobId: job.id, push: env.push, describeCost: jobCost(env) }),
+    sandbox,
+    publisher: githubPublisher({
+      host,
+      gitDir,
+      cloneUrl: job.request.repo.cloneUrl,
+      target,
+      config,
+      jobId: job.id,
+      push: env.push,
+      describeCost: jobCost(env),
+      ...(source ? { runLog: (tree: string) => bestEffortRunLog(env, job.id, source, tree) } : {}),
+      ...(links ? { onCheckRun: (url: string) => (links.checkRun = url) } : {}),
+    }),
     state: state.fixStore(),
     journal: files.journal,
     wrap: env.wrap,
@@ -127,7 +163,8 @@ function onPhase(reporter: JobReporter, phase: 'setup' | 'agent' | 'gate' | 'pub
   }
 }
 
-async function report(reporter: JobReporter, result: FixResult, files: JobFiles): Promise<void> {
+async function report(reporter: JobReporter, result: FixResult, files: JobFiles, links: RunLogLinks): Promise<void> {
+  const logLinks = { ...(links.checkRun ? { runLogUrl: links.checkRun } : {}), ...(links.page ? { runPageUrl: links.page } : {}) };
   if (result.status === 'published') {
     const { published, outcome } = result;
     const pr = published.pullRequest;
@@ -136,10 +173,21 @@ async function report(reporter: JobReporter, result: FixResult, files: JobFiles)
       status: 'published',
       sentence: pr ? `Opened ${pr.url} with a fix whose tests passed on exactly the committed tree.` : `Pushed ${published.branch}.`,
       ...(pr ? { pullRequest: pr } : {}),
+      ...logLinks,
       ...(outcome.verified ? { evidence: { ...outcome.verified, commit: published.commit, branch: published.branch } } : {}),
     });
     return;
   }
   const tail = lastTestOutput(files.journal);
-  await reporter.finish({ status: 'not_verified', sentence: notVerifiedSentence(result.outcome, result.reason), ...(tail ? { outputTail: tail } : {}) });
+  await reporter.finish({ status: 'not_verified', sentence: notVerifiedSentence(result.outcome, result.reason), ...(tail ? { outputTail: tail } : {}), ...logLinks });
+}
+
+/** The PR's check run falls back to the test output when the log cannot be read: publishing never fails on it. */
+async function bestEffortRunLog(env: JobFixInput['env'], jobId: string, source: JobRunLogSource, tree: string): Promise<string | undefined> {
+  try {
+    return await jobRunLogMarkdown(source, tree);
+  } catch (error) {
+    env.log.warn({ jobId, err: errorText(error) }, 'run log unreadable: the check run shows the test output only');
+    return undefined;
+  }
 }

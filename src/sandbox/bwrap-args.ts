@@ -29,12 +29,15 @@ export interface BwrapPlan {
   tmpBytes: number;
   env: Record<string, string>;
   command: string;
+  /** Descriptor bwrap reads the seccomp program from (the launcher's fd 3); null: no filter. */
+  seccompFd: number | null;
 }
 
 /** Arguments after the bwrap executable, ending with the bash invocation of the command. */
 export function buildBwrapArgs(plan: BwrapPlan): string[] {
   const args = ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session'];
   args.push('--hostname', 'greenfix-sandbox');
+  if (plan.seccompFd !== null) args.push('--seccomp', String(plan.seccompFd));
   for (const entry of plan.system) {
     if (entry.kind === 'dir') args.push('--ro-bind', entry.path, entry.path);
     else args.push('--symlink', entry.target, entry.path);
@@ -63,17 +66,23 @@ export interface LaunchTools {
   bwrap: string;
   setpriv: string;
   prlimit: string;
+  /** A POSIX shell: the first step joins the command's cgroup. */
+  sh: string;
 }
 
 export interface LaunchLimits {
-  /** RLIMIT_NPROC, counted per real uid: only meaningful (and only applied) with `runAs`. */
+  /** RLIMIT_NPROC, counted per real uid: applied only with `runAs` and without a cgroup (the fallback). */
   processes: number;
   /** RLIMIT_FSIZE: the largest file the command may write. */
   fileSizeBytes: number;
 }
 
+/** Writes its own pid into each cgroup.procs file named, then execs the rest: nothing runs outside the cgroup. */
+const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"';
+
 /**
- * prlimit → setpriv → bwrap, each exec'ing the next so they share one pid and process group.
+ * [sh: join the cgroup →] prlimit → setpriv → bwrap, each exec'ing the next so they share one pid
+ * and process group, and every process of the command starts inside the cgroup.
  * The uid drop happens BEFORE bwrap: a user namespace created by root maps back to uid 0 outside
  * and would still read root-only files.
  */
@@ -82,9 +91,11 @@ export function buildLaunchArgv(
   runAs: { uid: number; gid: number } | null,
   limits: LaunchLimits,
   bwrapArgs: readonly string[],
+  cgroupProcs: readonly string[] = [],
 ): string[] {
-  const prlimit = [tools.prlimit, `--fsize=${limits.fileSizeBytes}`];
-  if (!runAs) return [...prlimit, '--', tools.bwrap, ...bwrapArgs];
-  const drop = [tools.setpriv, `--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--no-new-privs'];
-  return [...prlimit, `--nproc=${limits.processes}`, '--', ...drop, '--', tools.bwrap, ...bwrapArgs];
+  const join = cgroupProcs.length > 0 ? [tools.sh, '-c', JOIN_CGROUPS, 'greenfix-launch', String(cgroupProcs.length), ...cgroupProcs] : [];
+  const nproc = runAs && cgroupProcs.length === 0 ? [`--nproc=${limits.processes}`] : [];
+  const prlimit = [tools.prlimit, `--fsize=${limits.fileSizeBytes}`, ...nproc, '--'];
+  const drop = runAs ? [tools.setpriv, `--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--no-new-privs', '--'] : [];
+  return [...join, ...prlimit, ...drop, tools.bwrap, ...bwrapArgs];
 }

@@ -2,9 +2,10 @@
  * The bubblewrap sandbox: every model-chosen or repository-defined command runs here.
  *
  * What is isolated, and why:
- * - Identity: when greenfix is root it drops to uid/gid 65534 (setpriv) BEFORE bwrap, because a
- *   user namespace created by root still maps to uid 0 outside and could read root-only files.
- *   The worktree is chowned to that uid (`prepareWorkspaceOwnership`). Not root: the current user.
+ * - Identity: when greenfix is root every job leases a uid of its own (`forJob`, from
+ *   GREENFIX_SANDBOX_UIDS) and drops to it (setpriv) BEFORE bwrap, because a user namespace created
+ *   by root still maps to uid 0 outside and could read root-only files. The worktree is chowned
+ *   to that uid. One-off commands (`run`) use nobody (65534). Not root: the current user.
  * - Filesystem: nothing is bound by default except /usr (and /bin, /lib… or their merged-usr
  *   symlinks) and allow-listed /etc entries, all read-only; a private size-capped tmpfs /tmp
  *   (HOME=/tmp/home); fresh /proc and /dev; the workspace read-write at its own path; the
@@ -22,42 +23,66 @@
  * - Processes: own pid, ipc, uts and user namespaces, no nested user namespaces, a new session
  *   (no TIOCSTI on our terminal), and --die-with-parent: when greenfix kills bwrap on timeout or
  *   abort, the namespace's init dies and the kernel kills everything left inside.
- * - Limits: wall time (runProcess), RLIMIT_NPROC when uid-dropped (it counts per real uid, so it is
- *   only meaningful for a uid of its own), RLIMIT_FSIZE, tmpfs size, capped output. No address
- *   space limit: node and JVMs reserve huge virtual ranges.
+ * - Limits: a cgroup per command (v2, or v1 memory + pids) capping memory and processes, joined
+ *   by the launcher before anything runs and removed afterwards; without one, RLIMIT_NPROC for a
+ *   uid of its own. Wall time (runProcess), RLIMIT_FSIZE, tmpfs size, capped output, and the
+ *   job's disk watchdog (job-sandbox.ts). No address space limit: node and JVMs reserve huge
+ *   virtual ranges.
+ * - Syscalls: a seccomp filter (seccomp-filter.ts) refuses kernel interfaces no test needs.
  * Deployment: bubblewrap >= 0.8 (--disable-userns). Each run leaves bwrap's namespace init to be
  * reaped by pid 1, and zombies count against RLIMIT_NPROC: in a container, run with an init that
  * reaps (docker --init, tini), never node as pid 1.
  */
+import { lstatSync } from 'node:fs';
 import { runProcess } from '../util/run-process.js';
 import { isWithin } from './app-dirs.js';
 import { buildBwrapArgs, buildLaunchArgv, type LaunchTools, type SystemEntry } from './bwrap-args.js';
+import { commandCgroupName, type Cgroups } from './cgroups.js';
 import { sandboxEnvironment } from './environment.js';
 import { setupEgress, type EgressOptions, type SetupEgress } from './setup-egress.js';
 import { SandboxRequestError } from './errors.js';
 import { ETC_ALLOW, ETC_NETWORK, probeEtc, probeSystemDirs } from './host-layout.js';
-import { isReachableBy, type FileOwner } from './ownership.js';
+import { createJobSandbox } from './job-sandbox.js';
+import { isReachableBy, prepareWorkspaceOwnership, type FileOwner } from './ownership.js';
 import { checkReadOnlyBinds } from './read-only-binds.js';
 import { resolveCwd } from './request-paths.js';
+import { seccompProgram } from './seccomp-filter.js';
 import { toSandboxResult } from './to-sandbox-result.js';
 import type { Sandbox, SandboxRequest, SandboxResult } from './types.js';
+import type { UidPool } from './uid-leases.js';
 
 export interface SandboxLimits {
+  /** pids.max of the command's cgroup; RLIMIT_NPROC of its uid without one. */
   processes: number;
+  /** The command's cgroup memory cap (no effect without a cgroup). */
+  memoryMb: number;
+  /** The disk watchdog's cap on a job's worktree. */
+  diskMb: number;
+  /** Shortest pause between two walks of a job's worktree while a command runs. */
+  diskPollMs: number;
   fileSizeBytes: number;
   tmpBytes: number;
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = {
-  processes: 4096,
+  processes: 1024,
+  memoryMb: 4096,
+  diskMb: 10240,
+  diskPollMs: 2000,
   fileSizeBytes: 1024 ** 3,
   tmpBytes: 1024 ** 3,
 };
 
 export interface BwrapSandboxOptions {
   tools: LaunchTools;
-  /** Who commands run as; null = the current user (greenfix is not root). */
+  /** Who one-off commands run as; null = the current user (greenfix is not root). */
   runAs: FileOwner | null;
+  /** Where jobs lease their uids; null = jobs run as `runAs` too (greenfix is not root). */
+  uids: UidPool | null;
+  /** Per-command cgroups; null = none could be created here (rlimits instead). */
+  cgroups: Cgroups | null;
+  /** Whether commands run under the seccomp filter. */
+  seccomp: boolean;
   /** greenfix's own directories: a workspace containing one is refused, a bind overlapping one too. */
   appDirs: readonly string[];
   /** greenfix's workdir(s): binds inside them are allowed even inside an app dir (read-only-binds.ts). */
@@ -79,49 +104,59 @@ export interface BwrapSandboxOptions {
 export type { EgressOptions } from './setup-egress.js';
 
 const HOME = '/tmp/home';
+/** The launcher's descriptor carrying the seccomp program to bwrap. */
+const SECCOMP_FD = 3;
 
 export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const system = options.system ?? probeSystemDirs();
   const etc = options.etc ?? probeEtc(ETC_ALLOW);
   const networkEtc = options.networkEtc ?? probeEtc(ETC_NETWORK);
+  const filter = options.seccomp ? seccompProgram() : undefined;
+  let sequence = 0;
   const openEgress = setupEgress({
     options: options.egress,
-    runAs: options.runAs,
     system,
     extraReadOnlyPaths: options.extraReadOnlyPaths ?? [],
     networkEtc,
     path: options.path,
   });
 
-  const run = async (request: SandboxRequest): Promise<SandboxResult> => {
+  const runAs = async (request: SandboxRequest, owner: FileOwner | null): Promise<SandboxResult> => {
     const workspace = request.workspace;
     const cwd = resolveCwd(workspace, request.cwd);
     const exposed = options.appDirs.find((dir) => isWithin(dir, workspace));
     if (exposed) {
       throw new SandboxRequestError('workspace-exposes-app', `workspace ${workspace} contains greenfix's own directory ${exposed}`);
     }
-    if (options.runAs && !isReachableBy(workspace, options.runAs)) {
+    if (owner && !isReachableBy(workspace, owner)) {
       throw new SandboxRequestError(
         'workspace-unreachable',
-        `workspace ${workspace} is not reachable by the sandbox uid ${options.runAs.uid}: every parent directory needs o+x`,
+        `workspace ${workspace} is not reachable by the sandbox uid ${owner.uid}: every parent directory needs o+x`,
       );
     }
     const readOnlyBinds = checkReadOnlyBinds(request.readOnlyBinds ?? [], workspace, {
       appDirs: options.appDirs,
       dataDirs: options.dataDirs ?? [],
-      runAs: options.runAs,
+      runAs: owner,
     });
-    const egress = request.network === true ? await openEgress(request.egressAllow) : null;
+    // The proxy's socket belongs to the command's uid (0600): only this job connects to it.
+    const egress = request.network === true ? await openEgress(request.egressAllow, owner) : null;
     try {
-      const result = await runIn(request, cwd, readOnlyBinds, egress);
+      const result = await runIn(request, cwd, readOnlyBinds, egress, owner);
       return egress ? { ...result, egress: egress.session.report() } : result;
     } finally {
       await egress?.session.close();
     }
   };
 
-  const runIn = async (request: SandboxRequest, cwd: string, readOnlyBinds: ReturnType<typeof checkReadOnlyBinds>, egress: SetupEgress | null): Promise<SandboxResult> => {
+  const runIn = async (
+    request: SandboxRequest,
+    cwd: string,
+    readOnlyBinds: ReturnType<typeof checkReadOnlyBinds>,
+    egress: SetupEgress | null,
+    owner: FileOwner | null,
+  ): Promise<SandboxResult> => {
     const workspace = request.workspace;
     const env = sandboxEnvironment(egress ? { ...egress.env, ...request.env } : request.env, { home: HOME, path: options.path });
     const bwrapArgs = buildBwrapArgs({
@@ -137,19 +172,62 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       tmpBytes: limits.tmpBytes,
       env,
       command: request.command,
+      seccompFd: filter ? SECCOMP_FD : null,
     });
-    const result = await runProcess({
-      argv: buildLaunchArgv(options.tools, options.runAs, limits, bwrapArgs),
-      cwd: '/',
-      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
-      timeoutMs: request.timeoutMs,
-      headBytes: options.headBytes,
-      tailBytes: options.tailBytes,
-      outputFile: request.outputFile,
-      signal: request.signal,
+    sequence += 1;
+    const cgroup = options.cgroups?.create(commandCgroupName(process.pid, sequence), {
+      memoryBytes: limits.memoryMb * 1024 * 1024,
+      pids: limits.processes,
     });
-    return toSandboxResult(result);
+    try {
+      const result = await runProcess({
+        argv: buildLaunchArgv(options.tools, owner, limits, bwrapArgs, cgroup?.procsFiles),
+        cwd: '/',
+        env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+        timeoutMs: request.timeoutMs,
+        headBytes: options.headBytes,
+        tailBytes: options.tailBytes,
+        outputFile: request.outputFile,
+        signal: request.signal,
+        ...(filter ? { fd3: filter } : {}),
+      });
+      const oom = cgroup?.oomKilled() ?? false;
+      return { ...toSandboxResult(result), ...(oom ? { limit: { kind: 'memory' as const, limitMb: limits.memoryMb } } : {}) };
+    } finally {
+      await cgroup?.remove();
+    }
   };
 
-  return { kind: 'bwrap', run };
+  return {
+    kind: 'bwrap',
+    owner: options.runAs,
+    run: (request) => runAs(request, options.runAs),
+    async forJob({ workspace }) {
+      const lease = options.uids ? await options.uids.acquire(ownerUid(workspace)) : null;
+      const owner = lease?.owner ?? options.runAs;
+      try {
+        // Children first, the root last: a root owned by the leased uid means the whole tree is.
+        if (owner && ownerUid(workspace) !== owner.uid) await prepareWorkspaceOwnership(workspace, owner);
+      } catch (error) {
+        lease?.release();
+        throw error;
+      }
+      return createJobSandbox({
+        kind: 'bwrap',
+        owner,
+        run: (request) => runAs(request, owner),
+        workspace,
+        disk: { limitMb: limits.diskMb, pollMs: limits.diskPollMs },
+        release: () => lease?.release(),
+      });
+    },
+  };
+}
+
+function ownerUid(path: string): number | undefined {
+  try {
+    return lstatSync(path).uid;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,17 +1,25 @@
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { runProcess } from '../util/run-process.js';
 import { defaultAppDirs } from './app-dirs.js';
 import { createBwrapSandbox, type EgressOptions, type SandboxLimits } from './bwrap-sandbox.js';
+import { detectCgroups, type CgroupDetection } from './detect-cgroups.js';
 import { parseAllowList } from './domain-allow-list.js';
 import { SandboxConfigError, SandboxUnavailableError } from './errors.js';
 import { findExecutable } from './find-executable.js';
 import { sandboxFileOwner } from './ownership.js';
 import { parseReadOnlyPaths, validateReadOnlyPaths } from './read-only-paths.js';
+import { parseSandboxSettings } from './sandbox-settings.js';
+import { REFUSED_SYSCALLS } from './seccomp-filter.js';
 import type { Sandbox } from './types.js';
+import { createUidPool } from './uid-leases.js';
+import { uidRangeText } from './uid-range.js';
 import { createUnsandboxed } from './unsandboxed.js';
+
+/** Machine-wide, so two worker processes never lease one uid; on tmpfs, so a reboot frees them all. */
+export const DEFAULT_UID_LEASE_DIR = '/run/greenfix-uid-leases';
 
 export type SandboxLogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -25,9 +33,14 @@ export interface CreateSandboxOptions {
   appDirs?: readonly string[];
   /** greenfix's workdir(s) (GREENFIX_WORKDIR): a workspace's git view may lie there even inside an app dir. */
   dataDirs?: readonly string[];
+  /** Overrides what the environment says (tests). */
   limits?: Partial<SandboxLimits>;
   headBytes?: number;
   tailBytes?: number;
+  /** Where uid leases live (default DEFAULT_UID_LEASE_DIR). */
+  uidLeaseDir?: string;
+  /** Injectable for tests; default: what this host offers (detectCgroups). */
+  cgroups?: CgroupDetection;
   /** Tests only: the egress proxy's policy and resolver (GREENFIX_SETUP_ALLOW still applies). */
   egress?: Pick<EgressOptions, 'policy' | 'resolve'>;
 }
@@ -49,10 +62,11 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   if (!mode.success) {
     throw new SandboxConfigError('bad-mode', `GREENFIX_SANDBOX=${env.GREENFIX_SANDBOX} is not valid: leave it unset, or 'off' to disable isolation`);
   }
+  const settings = parseSandboxSettings(env);
   const output = { headBytes: options.headBytes, tailBytes: options.tailBytes };
   if (mode.data === 'off') {
     log('warn', `SANDBOX DISABLED (GREENFIX_SANDBOX=off): NO ISOLATION. ${OFF_RISK}.`);
-    return createUnsandboxed({ path: env.PATH, ...output });
+    return createUnsandboxed({ path: env.PATH, ...output, disk: { limitMb: options.limits?.diskMb ?? settings.diskMb, pollMs: options.limits?.diskPollMs ?? 2000 } });
   }
   const bwrap = findExecutable('bwrap', env.PATH);
   if (!bwrap) {
@@ -62,46 +76,93 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
         `Install it: apt-get install bubblewrap. Or set GREENFIX_SANDBOX=off to disable isolation explicitly; ${OFF_RISK}.`,
     );
   }
+  const limits = { memoryMb: settings.memoryMb, processes: settings.processes, diskMb: settings.diskMb, ...options.limits };
   const runAs = sandboxFileOwner(options.uid ?? process.getuid?.());
-  const tools = { bwrap, prlimit: requireTool('prlimit', env.PATH), setpriv: runAs ? requireTool('setpriv', env.PATH) : 'setpriv' };
+  const tools = {
+    bwrap,
+    sh: requireTool('sh', env.PATH, 'dash'),
+    prlimit: requireTool('prlimit', env.PATH),
+    setpriv: runAs ? requireTool('setpriv', env.PATH) : 'setpriv',
+  };
   const appDirs = options.appDirs ?? defaultAppDirs();
   const extraReadOnlyPaths = validateReadOnlyPaths(parseReadOnlyPaths(env.GREENFIX_SANDBOX_RO_PATHS), appDirs, runAs);
+  const uids = runAs ? createUidPool({ range: settings.uids, dir: options.uidLeaseDir ?? DEFAULT_UID_LEASE_DIR }) : null;
   const setupAllow = parseAllowList(env.GREENFIX_SETUP_ALLOW);
   const egress = { allow: setupAllow, ...options.egress };
-  const sandbox = createBwrapSandbox({ tools, runAs, appDirs, dataDirs: options.dataDirs ?? [], extraReadOnlyPaths, limits: options.limits, egress, ...output });
-  await probe(sandbox, bwrap, runAs);
-  const who = runAs ? `uid ${runAs.uid}` : 'the current user';
+  let detected = options.cgroups ?? (await detectCgroups());
+  const build = () =>
+    createBwrapSandbox({ tools, runAs, uids, cgroups: detected.cgroups, seccomp: true, appDirs, dataDirs: options.dataDirs ?? [], extraReadOnlyPaths, limits, egress, ...output });
+  let sandbox = build();
+  const failed = await probe(sandbox, bwrap, runAs !== null);
+  if (failed && detected.cgroups) {
+    // The cgroups exist but the launcher could not join them: fall back rather than refuse to start.
+    detected = { cgroups: null, why: `joining a cgroup failed (${failed})` };
+    sandbox = build();
+    const again = await probe(sandbox, bwrap, runAs !== null);
+    if (again) throw brokenError(again);
+  } else if (failed) {
+    throw brokenError(failed);
+  }
+  const who = uids ? `a uid of its own per job (${uidRangeText(uids.range)})` : 'the current user (greenfix is not root: no uid per job)';
+  const memoryMb = limits.memoryMb ?? settings.memoryMb;
+  const processes = limits.processes ?? settings.processes;
+  const caps = detected.cgroups
+    ? `cgroup ${detected.cgroups.version} per command (memory ${memoryMb} MB, ${processes} processes)`
+    : `no cgroup: ${detected.why}; instead ${runAs ? `RLIMIT_NPROC ${processes} per uid` : 'no process cap'} and no memory cap (RLIMIT_AS breaks node and JVMs)`;
+  const level = detected.cgroups && uids ? 'info' : 'warn';
   const reach = setupAllow ? `only ${setupAllow.join(', ')}` : 'public hosts only';
-  log('info', `sandbox: bubblewrap (${bwrap}) as ${who}, no network except setup, which reaches ${reach} through the egress proxy`);
+  log(
+    level,
+    `sandbox: bubblewrap (${bwrap}) as ${who}; ${caps}; seccomp refusing ${REFUSED_SYSCALLS.length} syscalls; disk ${limits.diskMb ?? settings.diskMb} MB per job; ` +
+      `no network except setup, which reaches ${reach} through the egress proxy`,
+  );
   return sandbox;
 }
 
-function requireTool(name: string, pathValue: string | undefined): string {
+function requireTool(name: string, pathValue: string | undefined, aptPackage = 'util-linux'): string {
   const found = findExecutable(name, pathValue);
   if (found) return found;
-  throw new SandboxUnavailableError('tool-missing', `${name} is not installed (the sandbox needs it): apt-get install util-linux`);
+  throw new SandboxUnavailableError('tool-missing', `${name} is not installed (the sandbox needs it): apt-get install ${aptPackage}`);
 }
 
-/** `bwrap --version`, then `true` through the full launch path in a throw-away workspace. */
-async function probe(sandbox: Sandbox, bwrap: string, runAs: { uid: number; gid: number } | null): Promise<void> {
+/** keyctl's number (allowed to unprivileged code without the filter) where the host has perl to call it. */
+const KEYCTL: Partial<Record<string, number>> = { x64: 250, arm64: 219 };
+
+/**
+ * `bwrap --version`, then `id -u` through the full launch path of a job (uid lease, cgroup,
+ * seccomp) in a throw-away workspace, and — where perl is installed — one refused syscall
+ * (keyctl must fail with EPERM: the filter is in force). Returns what went wrong, or null.
+ */
+async function probe(sandbox: Sandbox, bwrap: string, leases: boolean): Promise<string | null> {
   const version = await runProcess({ argv: [bwrap, '--version'], cwd: '/', env: {}, timeoutMs: 10_000 });
   if (version.exitCode !== 0) {
     throw new SandboxUnavailableError('bwrap-broken', `${bwrap} --version failed: ${version.stderr.trim()}`);
   }
   const workspace = mkdtempSync(join(tmpdir(), 'greenfix-probe-'));
+  chmodSync(workspace, 0o755);
+  const job = await sandbox.forJob({ workspace });
   try {
-    if (runAs) chownSync(workspace, runAs.uid, runAs.gid);
-    const r = await sandbox.run({ command: 'true', workspace, timeoutMs: 10_000 });
-    if (r.exitCode !== 0) {
-      throw new SandboxUnavailableError(
-        'bwrap-broken',
-        `bubblewrap is installed but cannot create a sandbox here: ${r.stderr.trim()}. ` +
-          'Unprivileged user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ ' +
-          'kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile for bwrap; in Docker a seccomp/AppArmor ' +
-          `profile that permits unshare). Or set GREENFIX_SANDBOX=off to disable isolation explicitly; ${OFF_RISK}.`,
-      );
-    }
+    const keyctl = KEYCTL[process.arch];
+    const seccomp = keyctl ? `; if command -v perl >/dev/null; then perl -e 'syscall(${keyctl}, 0, -3, 0); print $!+0, "\\n"'; else echo 1; fi` : '; echo 1';
+    const r = await job.run({ command: `id -u${seccomp}`, workspace, timeoutMs: 10_000 }).catch((error: unknown) => error as Error);
+    if (r instanceof Error) return r.message;
+    if (r.exitCode !== 0) return r.stderr.trim() || `exit code ${r.exitCode}`;
+    const [uid, errno] = r.stdout.trim().split('\n');
+    if (leases && uid !== String(job.owner?.uid)) return `the command ran as uid ${uid}, not ${job.owner?.uid}`;
+    if (errno !== '1') throw new SandboxUnavailableError('bwrap-broken', `the seccomp filter is not in force: keyctl answered errno ${errno}, not EPERM`);
+    return null;
   } finally {
+    await job.release();
     rmSync(workspace, { recursive: true, force: true });
   }
+}
+
+function brokenError(detail: string): SandboxUnavailableError {
+  return new SandboxUnavailableError(
+    'bwrap-broken',
+    `bubblewrap is installed but cannot create a sandbox here: ${detail}. ` +
+      'Unprivileged user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ ' +
+      'kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile for bwrap; in Docker a seccomp/AppArmor ' +
+      `profile that permits unshare). Or set GREENFIX_SANDBOX=off to disable isolation explicitly; ${OFF_RISK}.`,
+  );
 }

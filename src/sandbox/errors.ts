@@ -19,7 +19,7 @@ export class SandboxUnavailableError extends Error {
 export class SandboxConfigError extends Error {
   readonly kind = 'sandbox-config' as const;
   constructor(
-    readonly reason: 'bad-mode' | 'bad-ro-path',
+    readonly reason: 'bad-mode' | 'bad-ro-path' | 'bad-uid-range' | 'bad-limit',
     message: string,
   ) {
     super(message);
@@ -36,5 +36,30 @@ export class SandboxRequestError extends Error {
   ) {
     super(message);
     this.name = 'SandboxRequestError';
+  }
+}
+
+/** The sandbox cannot take another job now (every uid of the range is leased). */
+export class SandboxCapacityError extends Error {
+  readonly kind = 'sandbox-capacity' as const;
+  constructor(
+    readonly reason: 'uids-exhausted',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SandboxCapacityError';
+  }
+}
+
+/** A job was stopped by one of its limits (the disk watchdog): the job ends, it is not retried. */
+export class SandboxLimitError extends Error {
+  readonly kind = 'sandbox-limit' as const;
+  constructor(
+    readonly reason: 'disk',
+    readonly limitMb: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SandboxLimitError';
   }
 }

@@ -11,9 +11,9 @@ export interface FileOwner {
 export const SANDBOX_OWNER: FileOwner = { uid: 65534, gid: 65534 };
 
 /**
- * Who sandboxed commands run as, and so who must own the worktree: `SANDBOX_OWNER` when greenfix
- * runs as root (it drops to that uid before bwrap), `null` otherwise (commands run as the current
- * user, who already owns the worktree).
+ * Who one-off sandboxed commands run as (`Sandbox.run`; jobs lease their own uid, see `forJob`):
+ * `SANDBOX_OWNER` when greenfix runs as root (it drops to that uid before bwrap), `null`
+ * otherwise (commands run as the current user, who already owns the worktree).
  */
 export function sandboxFileOwner(currentUid: number | undefined = process.getuid?.()): FileOwner | null {
   return currentUid === 0 ? SANDBOX_OWNER : null;
@@ -23,17 +23,18 @@ export function sandboxFileOwner(currentUid: number | undefined = process.getuid
  * Hands the worktree to the sandbox uid: every entry under `dir`, `dir` included. Symlinks are
  * changed themselves (lchown) and never followed, so a link in the repository cannot make root
  * chown something outside. The worktree's `.git` file is included: harmless, it only points at
- * the git dir, which stays root's and is bound read-only.
+ * the git dir, which stays root's and is bound read-only. `dir` itself comes last, so a root
+ * owned by `owner` means the whole tree is (a crash midway leaves the root to redo it).
  */
 export async function prepareWorkspaceOwnership(dir: string, owner: FileOwner | null): Promise<void> {
   if (!owner) return;
-  await lchown(dir, owner.uid, owner.gid);
   const entries = await readdir(dir, { withFileTypes: true });
   for (const entry of entries) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) await prepareWorkspaceOwnership(path, owner);
     else await lchown(path, owner.uid, owner.gid);
   }
+  await lchown(dir, owner.uid, owner.gid);
 }
 
 /**

@@ -28,7 +28,6 @@ export interface SetupEgress {
 
 export interface SetupEgressHost {
   options: EgressOptions | undefined;
-  runAs: FileOwner | null;
   system: readonly SystemEntry[];
   extraReadOnlyPaths: readonly string[];
   networkEtc: readonly string[];
@@ -38,9 +37,10 @@ export interface SetupEgressHost {
 /**
  * Prepares the setup step's way out, once per sandbox: the node that runs the forwarder (checked
  * when the sandbox is created, so a host without one fails at startup) and the CA bundle node
- * tools should trust. `open` then starts one proxy per networked request.
+ * tools should trust. `open` then starts one proxy per networked request, its socket owned by the
+ * uid the command runs as (a job's own).
  */
-export function setupEgress(host: SetupEgressHost): (repoAllow: readonly string[] | undefined) => Promise<SetupEgress> {
+export function setupEgress(host: SetupEgressHost): (repoAllow: readonly string[] | undefined, runAs: FileOwner | null) => Promise<SetupEgress> {
   const visible = [...host.system.filter((e) => e.kind === 'dir').map((e) => e.path), ...host.extraReadOnlyPaths];
   const node = host.options?.node ?? findSandboxNode(host.path ?? DEFAULT_SANDBOX_PATH, visible);
   if (!node) {
@@ -53,14 +53,14 @@ export function setupEgress(host: SetupEgressHost): (repoAllow: readonly string[
   // Node tools (npm, yarn, pnpm) then trust the system's CAs, as curl, pip and git already do: a host
   // behind a TLS-inspecting egress gateway (these CI machines) has its CA only there.
   const caBundle = host.networkEtc.includes('/etc/ssl') && existsSync(SYSTEM_CA_BUNDLE) ? SYSTEM_CA_BUNDLE : null;
-  return async (repoAllow) => {
+  return async (repoAllow, runAs) => {
     // The operator's list and the repository's: a host must be on both.
     const operator = host.options?.allow ?? null;
     const repo = repoAllow && repoAllow.length > 0 ? repoAllow : null;
     const allow = [operator, repo].filter((list): list is readonly string[] => list !== null);
     const session = await openEgressSession({
       allow,
-      runAs: host.runAs,
+      runAs,
       ...(host.options?.policy ? { policy: host.options.policy } : {}),
       ...(host.options?.resolve ? { resolve: host.options.resolve } : {}),
     });

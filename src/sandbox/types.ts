@@ -1,6 +1,7 @@
 import type { EgressReport } from './egress-proxy.js';
 
 /** One command, isolated. The only way untrusted code or model-chosen commands are run. */
+import type { FileOwner } from './ownership.js';
 
 /**
  * A host directory shown read-only inside the sandbox at `target`. Decided by the host once, from
@@ -45,12 +46,41 @@ export interface SandboxResult {
   stderr: string;
   truncated: boolean;
   durationMs: number;
+  /** Set when a limit killed the command: the memory cap (the kernel said so), or the disk watchdog. */
+  limit?: SandboxLimitHit;
   /** For a networked request through the egress proxy: the connections it refused. */
   egress?: EgressReport;
 }
 
-export interface Sandbox {
-  /** `bwrap` when isolated; `none` only when GREENFIX_SANDBOX=off was set explicitly. */
+export type SandboxLimitHit = { kind: 'memory'; limitMb: number } | { kind: 'disk'; limitMb: number };
+
+/** What a caller needs to run commands (tools, the setup step). */
+export interface SandboxRunner {
   readonly kind: 'bwrap' | 'none';
   run(request: SandboxRequest): Promise<SandboxResult>;
+}
+
+/**
+ * The deployment's sandbox. `run` runs one-off commands as the shared default owner (nobody when
+ * root); a job takes `forJob` instead, which gives it a uid of its own for all its commands.
+ */
+export interface Sandbox extends SandboxRunner {
+  /** `bwrap` when isolated; `none` only when GREENFIX_SANDBOX=off was set explicitly. */
+  readonly kind: 'bwrap' | 'none';
+  /** Who `run` runs as; null: the current user. */
+  readonly owner: FileOwner | null;
+  /**
+   * Leases a uid for one job (when root), hands `workspace` to it (re-chowning a resumed job's
+   * worktree only when its owner changed) and watches its disk use. Release it when the job ends.
+   */
+  forJob(options: { workspace: string }): Promise<JobSandbox>;
+}
+
+/** One job's isolation: every command runs as `owner`; a limit that ends the job aborts `signal`. */
+export interface JobSandbox extends SandboxRunner {
+  /** The job's uid: who commands run as, and so who must own the files the tools create; null: the current user. */
+  readonly owner: FileOwner | null;
+  /** Aborted (reason: a SandboxLimitError) when the disk watchdog stopped the job. */
+  readonly signal: AbortSignal;
+  release(): Promise<void>;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProcess } from '../util/run-process.js';
 import { sandboxEnvironment } from './environment.js';
+import { createJobSandbox, type DiskLimit } from './job-sandbox.js';
 import { resolveCwd } from './request-paths.js';
 import { toSandboxResult } from './to-sandbox-result.js';
 import type { Sandbox, SandboxRequest } from './types.js';
@@ -11,6 +12,8 @@ export interface UnsandboxedOptions {
   path?: string;
   headBytes?: number;
   tailBytes?: number;
+  /** The disk watchdog of a job (it needs no isolation). */
+  disk?: DiskLimit;
 }
 
 /**
@@ -19,9 +22,7 @@ export interface UnsandboxedOptions {
  * a sandbox: the allow-listed environment (no secrets), wall time, output caps, group kill.
  */
 export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
-  return {
-    kind: 'none',
-    async run(request: SandboxRequest) {
+  const run = async (request: SandboxRequest) => {
       const cwd = resolveCwd(request.workspace, request.cwd);
       const checked = sandboxEnvironment(request.env, { home: '', path: options.path });
       // A throw-away HOME: caches written to the workspace would show up in the tree hash.
@@ -38,6 +39,14 @@ export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
         signal: request.signal,
       }).finally(() => rmSync(home, { recursive: true, force: true }));
       return toSandboxResult(result);
-    },
+  };
+  return {
+    kind: 'none',
+    owner: null,
+    run,
+    forJob: async ({ workspace }) =>
+      createJobSandbox({ kind: 'none', owner: null, run, workspace, disk: options.disk ?? DEFAULT_DISK, release: () => undefined }),
   };
 }
+
+const DEFAULT_DISK: DiskLimit = { limitMb: 10240, pollMs: 2000 };

@@ -31,9 +31,16 @@ describe('the CI fix attempt limit', () => {
     expect(requests.filter((r) => r.turn === 0)).toHaveLength(3);
     expect(remoteSha(h, 'refs/heads/greenfix/issue-7')).toBe(pr.headSha);
     const ours = h.state.checkRuns.filter((r) => r.name === 'greenfix/verify');
-    expect(ours).toEqual([expect.objectContaining({ head_sha: pr.headSha, status: 'completed', conclusion: 'neutral' })]);
-    expect(ours[0]!.output.title).toBe('CI fix attempts limit reached');
-    expect(ours[0]!.output.summary).toContain('3 times (the limit is 3, `autofix.max_attempts`)');
+    const onHead = ours.filter((r) => r.head_sha === pr.headSha);
+    expect(onHead).toEqual([expect.objectContaining({ head_sha: pr.headSha, status: 'completed', conclusion: 'neutral' })]);
+    // Each of the three attempts left its run log in a neutral check run on the commit it worked on.
+    expect(ours.filter((r) => r.head_sha !== pr.headSha).map((r) => [r.conclusion, (r.output.text ?? '').startsWith('### What greenfix did')])).toEqual([
+      ['neutral', true],
+      ['neutral', true],
+      ['neutral', true],
+    ]);
+    expect(onHead[0]!.output.title).toBe('CI fix attempts limit reached');
+    expect(onHead[0]!.output.summary).toContain('3 times (the limit is 3, `autofix.max_attempts`)');
     const status = statusComments(h, 12);
     expect(status).toHaveLength(4);
     expect(status[3]).toContain('over to a human');

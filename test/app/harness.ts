@@ -4,7 +4,7 @@ import nock from 'nock';
 import { pino } from 'pino';
 import { ProbotOctokit } from 'probot';
 import { noEffectWrappers } from '../../src/cli/crash-wrappers.js';
-import { startApp, type RunningApp } from '../../src/cli/start-app.js';
+import { startApp, type AppOptions, type RunningApp } from '../../src/cli/start-app.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
 import type { PriceTable } from '../../src/model/prices.js';
@@ -12,7 +12,6 @@ import type { ChatModel } from '../../src/model/types.js';
 import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
-import { sandboxFileOwner } from '../../src/sandbox/ownership.js';
 import { cleanup, tempDir } from '../cli/helpers.js';
 import { newFakeGitHubState, nockFakeGitHub, type FakeGitHubState } from '../support/fake-github.js';
 import { testAppCredentials } from '../support/github-app.js';
@@ -58,6 +57,10 @@ export interface HarnessOptions {
   jobRetentionMs?: number;
   /** GREENFIX_QUEUE_RETENTION_DAYS in ms; default startApp's (30 days). */
   queueRetentionMs?: number;
+  /** The run pages (GREENFIX_PUBLIC_URL and the link key); default none. */
+  runPage?: AppOptions['runPage'];
+  /** Sandbox settings (GREENFIX_SANDBOX_DISK_MB…), as the deployment's environment would give them. */
+  sandboxEnv?: Record<string, string>;
 }
 
 /**
@@ -100,7 +103,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   nockFakeGitHub(state);
   const queue = options.queue ?? openSqliteQueue({ path: join(dir, 'greenfix.db') });
   const log = pino({ level: 'silent' });
-  const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: () => undefined });
+  const sandbox = await createSandbox({ env: { PATH: process.env.PATH, ...options.sandboxEnv }, log: () => undefined });
   const app = await startApp({
     ...testAppCredentials(),
     secret: SECRET,
@@ -112,11 +115,11 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     model: options.model ?? new ScriptedModel(options.script),
     ...(options.prices ? { prices: options.prices } : {}),
     sandbox,
-    fileOwner: sandboxFileOwner(),
     workdir: join(dir, 'work'),
     concurrency: 2,
     ...(options.jobRetentionMs === undefined ? {} : { jobRetentionMs: options.jobRetentionMs }),
     ...(options.queueRetentionMs === undefined ? {} : { queueRetentionMs: options.queueRetentionMs }),
+    ...(options.runPage ? { runPage: options.runPage } : {}),
     workerId: 'test-worker',
     wrap: noEffectWrappers,
     Octokit: options.Octokit ?? UNTHROTTLED_OCTOKIT,

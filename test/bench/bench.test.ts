@@ -5,6 +5,7 @@ import { benchLoad, type LoadVariant } from '../../bench/load.js';
 import { benchPromptSize } from '../../bench/prompt-size.js';
 import { formatTable } from '../../bench/report.js';
 import { sessionScript } from '../../bench/session-script.js';
+import { benchSandboxCommand } from '../../bench/sandbox-command.js';
 import { benchStepOverhead } from '../../bench/step-overhead.js';
 import { benchTreeHash } from '../../bench/tree-hash.js';
 import { benchWebhookAck } from '../../bench/webhook-ack.js';
@@ -38,6 +39,13 @@ describe('benchmarks', () => {
     expect(b!.maxRequestTokens).toBeLessThanOrEqual(8_000);
     expect(r.maxFullRequestTokens).toBeGreaterThan(8_000);
     expect(b!.ratio).toBeCloseTo(b!.sentTokens / r.fullTokens, 10);
+  });
+
+  it('sandbox command cost: every variant runs real commands, leaving nothing behind', async () => {
+    const r = await benchSandboxCommand({ sandbox, env: { PATH: process.env.PATH }, commands: 10 });
+    expect(r.commands).toBe(10);
+    expect(sane(r.fullMsPerCommand) && sane(r.baselineMsPerCommand) && sane(r.seccompMsPerCommand)).toBe(true);
+    expect(readdirSync(tmpdir()).filter((n) => n.startsWith('gf-bench-sandbox-'))).toEqual([]);
   });
 
   it('step overhead: loop and bare-tool times per step are positive and consistent', async () => {
@@ -134,6 +142,7 @@ describe('formatTable', () => {
       contextTokens: { steps: 60, files: 40, fullTokens: 900, maxFullRequestTokens: 50, budgets: [{ maxTokens: 40, keepLastToolResults: 6, sentTokens: 300, maxRequestTokens: 40, ratio: 1 / 3 }] },
       treeHash: { files: 20_000, gitMs: 10, naiveMs: 100, ratio: 10 },
       stepOverhead: { steps: 200, loopMsPerStep: 2, toolMsPerStep: 1, overheadMsPerStep: 1, ratio: 2, journalRecordsPerStep: 3, fsyncMsPerStep: 0.5 },
+      sandboxCommand: { commands: 50, fullMsPerCommand: 30, baselineMsPerCommand: 20, seccompMsPerCommand: 21 },
       promptSize: { systemPromptBytes: 800, toolSpecsBytes: 3_000, totalBytes: 3_800 },
       queueThroughput: { jobs: 5_000, file: { enqueuePerSec: 1_000, claimCompletePerSec: 500 }, memory: { enqueuePerSec: 4_000, claimCompletePerSec: 1_000 }, redis: { enqueuePerSec: 2_000, claimCompletePerSec: 250 }, burst: { deliveries: 1_000, distinct: 900, created: 900, stored: 900 } },
       webhookAck: {
@@ -151,6 +160,8 @@ describe('formatTable', () => {
     expect(table).toMatch(/tree hash, 20,000 files, warm +10\.0 ms +100\.0 ms read\+hash all +0\.100 +≤ 0\.2 \(met\)/);
     expect(table).toMatch(/step overhead, 200 read_file steps +2\.00 ms\/step +1\.00 ms\/step tools alone +2\.0x/);
     expect(table).toMatch(/of which journal fsyncs +0\.50 ms\/step +3\.00 fsynced records\/step +0\.50/);
+    expect(table).toMatch(/sandboxed `true`, 50 per variant: job sandbox +30\.0 ms\/command +20\.0 ms\/command before per-job resources +1\.50x +\+10\.0 ms\/command/);
+    expect(table).toMatch(/of which seccomp +1\.0 ms\/command/);
     expect(table).toMatch(/fixed prompt \(every request\) +3,800 B +system 800 B \+ tools 3,000 B/);
     expect(table).toMatch(/queue enqueue, 5000 jobs \(SQLite file\) +1,000 jobs\/s +4,000 jobs\/s :memory: +0\.25/);
     expect(table).toMatch(/webhook ack B: 150 enqueueing, 2 jobs running +p50 50\.0 ms \/ p99 90\.0 ms +A: p50 20\.0 ms \/ p99 50\.0 ms +2\.50 \/ 1\.80 +p99 < 100 ms \(met\)/);

@@ -163,6 +163,13 @@ describe('loadEnvConfig', () => {
     ['GREENFIX_SETUP_ALLOW', 'registry.npmjs.org,127.0.0.1', 'GREENFIX_SETUP_ALLOW: entry 2 must be a domain name such as registry.npmjs.org'],
     ['GREENFIX_SETUP_ALLOW', 'http://registry.npmjs.org', 'GREENFIX_SETUP_ALLOW: entry 1 must be a domain name'],
     ['GREENFIX_QUEUE_RETENTION_DAYS', '0', 'GREENFIX_QUEUE_RETENTION_DAYS: must be a whole number from 1 to 3650'],
+    ['GREENFIX_SANDBOX_UIDS', '200000', 'GREENFIX_SANDBOX_UIDS: must be FIRST-LAST'],
+    ['GREENFIX_SANDBOX_UIDS', '0-999', 'GREENFIX_SANDBOX_UIDS: must not include system uids'],
+    ['GREENFIX_SANDBOX_UIDS', '60000-70000', 'GREENFIX_SANDBOX_UIDS: must not include nobody (65534)'],
+    ['GREENFIX_SANDBOX_UIDS', '300-200', 'GREENFIX_SANDBOX_UIDS: FIRST must not be above LAST'],
+    ['GREENFIX_SANDBOX_MEMORY_MB', '32', 'GREENFIX_SANDBOX_MEMORY_MB: must be a whole number from 64 to 1048576'],
+    ['GREENFIX_SANDBOX_PIDS', '1k', 'GREENFIX_SANDBOX_PIDS: must be a whole number from 16 to 4194304'],
+    ['GREENFIX_SANDBOX_DISK_MB', '0', 'GREENFIX_SANDBOX_DISK_MB: must be a whole number from 1 to 16777216'],
     ['GREENFIX_WEBHOOK_MAX_BYTES', '5MB', 'GREENFIX_WEBHOOK_MAX_BYTES: must be a whole number from 65536 to 26214400'],
     ['GREENFIX_WEBHOOK_MAX_BYTES', '30000000', 'GREENFIX_WEBHOOK_MAX_BYTES: must be a whole number from 65536 to 26214400'],
   ])('%s=%j → one problem', (name, value, message) => {

@@ -54,8 +54,7 @@ async function bothAssemblies(files: Record<string, string>, repoConfig: unknown
   const root = await makeRepo(temp.make(), files);
   const workspace = await GitWorkspace.open({ root, baseCommit: 'HEAD', stateDir: temp.make('gf-state-') });
   const model = new ScriptedModel([]);
-  const sandbox = createUnsandboxed();
-  const owner = { uid: 65534, gid: 65534 };
+  const sandbox = await createUnsandboxed().forJob({ workspace: root });
   const now = () => 1_700_000_000_000;
   const workdir = temp.make('gf-workdir-');
 
@@ -64,7 +63,7 @@ async function bothAssemblies(files: Record<string, string>, repoConfig: unknown
   if (options === 'help') throw new Error('help');
   const run = await locateRun({ GREENFIX_WORKDIR: workdir }, options.repo, options.task);
   const cliCommands = fixCommands(root, undefined, { verify: options.verify, setup: options.setup });
-  const cli = fixDeps({ ...localSessionInput({ options, run, state: openLocalState(run), workspace, commands: cliCommands, model, sandbox, fileOwner: owner, env: {}, stderr: () => undefined }), now });
+  const cli = fixDeps({ ...localSessionInput({ options, run, state: openLocalState(run), workspace, commands: cliCommands, model, sandbox, env: {}, stderr: () => undefined }), now });
 
   // The job's side, as job-fix.ts builds it.
   const config = RepoConfigSchema.parse(repoConfig ?? {});
@@ -74,12 +73,12 @@ async function bothAssemblies(files: Record<string, string>, repoConfig: unknown
   const { host } = octokitFixture();
   const reporter = new JobReporter({ host, report: newJobReport('job-1', 'issue', 3, config.max_steps), now, minIntervalMs: 0, onError: () => undefined });
   const env = {
-    workdir, sandbox, fileOwner: owner, model, hostFor: async () => host, readConfig: async () => null,
+    workdir, sandbox: createUnsandboxed(), model, hostFor: async () => host, readConfig: async () => null,
     queue: { listBySubject: async () => [] }, push: pushBranch, wrap: noFixWrappers, now, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, progressIntervalMs: 0,
   };
   const jobCommands = fixCommands(root, undefined, { verify: config.verify, setup: config.setup });
   const input = { env, job: job(), config, host, files: files_, state: openJobState(files_), target: plan.target, reporter, signal: new AbortController().signal };
-  const app = fixDeps(jobSessionInput(input, workspace, jobCommands, '/unused/mirror.git'));
+  const app = fixDeps(jobSessionInput(input, workspace, jobCommands, '/unused/mirror.git', sandbox));
   return { cli, app, cliCommands, jobCommands, root };
 }
 

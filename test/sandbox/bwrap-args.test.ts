@@ -19,6 +19,7 @@ const plan: BwrapPlan = {
   tmpBytes: 1000,
   env: { PATH: '/usr/bin', CI: 'true' },
   command: 'npm test',
+  seccompFd: 3,
 };
 
 /** Index of the `flag a b` triple in args, -1 when absent. */
@@ -81,7 +82,7 @@ describe('buildBwrapArgs', () => {
 });
 
 describe('buildLaunchArgv', () => {
-  const tools = { bwrap: '/usr/bin/bwrap', setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit' };
+  const tools = { bwrap: '/usr/bin/bwrap', setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit', sh: '/bin/sh' };
   const limits = { processes: 64, fileSizeBytes: 4096 };
 
   it('drops to the sandbox uid before bwrap and limits processes when root', () => {
@@ -94,5 +95,25 @@ describe('buildLaunchArgv', () => {
 
   it('runs bwrap as the current user otherwise, without a per-uid process limit', () => {
     expect(buildLaunchArgv(tools, null, limits, ['X'])).toEqual(['/usr/bin/prlimit', '--fsize=4096', '--', '/usr/bin/bwrap', 'X']);
+  });
+
+  it('joins the cgroup first (the shell writes its own pid, then execs), and then needs no per-uid process limit', () => {
+    const argv = buildLaunchArgv(tools, { uid: 7, gid: 7 }, limits, ['X'], ['/cg/memory/a/cgroup.procs', '/cg/pids/a/cgroup.procs']);
+    expect(argv.slice(0, 2)).toEqual(['/bin/sh', '-c']);
+    expect(argv.slice(3, 7)).toEqual(['greenfix-launch', '2', '/cg/memory/a/cgroup.procs', '/cg/pids/a/cgroup.procs']);
+    expect(argv.slice(7)).toEqual([
+      '/usr/bin/prlimit', '--fsize=4096', '--',
+      '/usr/bin/setpriv', '--reuid=7', '--regid=7', '--clear-groups', '--no-new-privs', '--',
+      '/usr/bin/bwrap', 'X',
+    ]);
+  });
+});
+
+describe('buildBwrapArgs seccomp', () => {
+  it('passes the seccomp descriptor to bwrap before any mount, and none when off', () => {
+    const args = buildBwrapArgs(plan);
+    expect(triple(args, '--seccomp', '3')).toBeGreaterThan(-1);
+    expect(triple(args, '--seccomp', '3')).toBeLessThan(args.indexOf('--ro-bind'));
+    expect(buildBwrapArgs({ ...plan, seccompFd: null })).not.toContain('--seccomp');
   });
 });

@@ -192,7 +192,7 @@ describe('bwrap sandbox', () => {
 describe('bwrap sandbox limits', () => {
   const forks = `perl -e 'for (1..60) { my $p = fork; die "fork failed at $_\\n" unless defined $p; if (!$p) { sleep 5; exit } } print "all forked\\n"'`;
 
-  (isRoot ? it : it.skip)('limits the number of processes (skipped unless root: NPROC needs a uid of its own)', async () => {
+  (isRoot ? it : it.skip)('limits the number of processes (skipped unless root: a cgroup per command, or NPROC for a uid of its own)', async () => {
     const limited = await createSandbox({ env: { PATH: process.env.PATH }, log: quiet, limits: { processes: 20 } });
     const r = await limited.run({ command: forks, workspace, timeoutMs: 10_000 });
     expect(r.stderr).toMatch(/fork failed at \d+/);

@@ -1,7 +1,7 @@
 import { createSandbox, type SandboxLogLevel } from '../../src/sandbox/create-sandbox.js';
 import { SandboxConfigError, SandboxUnavailableError } from '../../src/sandbox/errors.js';
 import { checkSystemPackages } from '../../src/sandbox/system-packages.js';
-import { TempDirs } from './fixtures.js';
+import { isRoot, TempDirs } from './fixtures.js';
 
 const temp = new TempDirs();
 afterEach(() => temp.removeAll());
@@ -12,11 +12,48 @@ function recorder() {
 }
 
 describe('createSandbox', () => {
-  it('checks bubblewrap really works, then returns it', async () => {
+  it('checks bubblewrap really works, then returns it and says once what isolation is in force', async () => {
     const { lines, log } = recorder();
     const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log });
     expect(sandbox.kind).toBe('bwrap');
-    expect(lines).toEqual([expect.objectContaining({ level: 'info', message: expect.stringMatching(/bubblewrap/) })]);
+    expect(lines).toEqual([expect.objectContaining({ message: expect.stringMatching(/bubblewrap/) })]);
+    const said = lines[0]!.message;
+    expect(said).toMatch(/seccomp refusing \d+ syscalls; disk 10240 MB per job/);
+    if (isRoot) {
+      // This machine: root, cgroup v1 memory + pids mounted read-write.
+      expect(lines[0]!.level).toBe('info');
+      expect(said).toMatch(/a uid of its own per job \(2147000000-2147000999\)/);
+      expect(said).toMatch(/cgroup v[12] per command \(memory 4096 MB, 1024 processes\)/);
+    } else {
+      expect(lines[0]!.level).toBe('warn');
+      expect(said).toMatch(/the current user \(greenfix is not root: no uid per job\)/);
+    }
+  });
+
+  it('falls back to rlimits where no cgroup can be created, and says so once', async () => {
+    const { lines, log } = recorder();
+    const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log, cgroups: { cgroups: null, why: 'read-only cgroupfs' } });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'warn', message: expect.stringMatching(/no cgroup: read-only cgroupfs; instead .* no memory cap \(RLIMIT_AS breaks node and JVMs\)/) });
+    const workspace = await temp.workspace();
+    const job = await sandbox.forJob({ workspace });
+    try {
+      const r = await job.run({ command: 'echo fine', workspace, timeoutMs: 10_000 });
+      expect(r.stdout).toBe('fine\n');
+    } finally {
+      await job.release();
+    }
+  });
+
+  it.each([
+    ['GREENFIX_SANDBOX_MEMORY_MB', '12', 'bad-limit'],
+    ['GREENFIX_SANDBOX_PIDS', '-1', 'bad-limit'],
+    ['GREENFIX_SANDBOX_DISK_MB', 'lots', 'bad-limit'],
+    ['GREENFIX_SANDBOX_UIDS', '0-100', 'bad-uid-range'],
+  ])('refuses %s=%s before starting anything', async (name, value, reason) => {
+    const attempt = createSandbox({ env: { PATH: process.env.PATH, [name]: value }, log: () => undefined });
+    await expect(attempt).rejects.toBeInstanceOf(SandboxConfigError);
+    await expect(attempt).rejects.toMatchObject({ reason, message: expect.stringContaining(name) });
   });
 
   it('refuses to start without bubblewrap and says how to fix it', async () => {

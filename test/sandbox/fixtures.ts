@@ -41,3 +41,12 @@ export function processesMatching(marker: string): number[] {
   }
   return found;
 }
+
+/** Resolves once `condition` holds, checking every 20 ms; rejects after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

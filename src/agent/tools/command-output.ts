@@ -3,6 +3,8 @@ import type { SandboxResult } from '../../sandbox/types.js';
 
 /** `exit code: N`, or how the command was killed. */
 export function describeExit(r: SandboxResult, timeoutSec: number): string {
+  if (r.limit?.kind === 'memory') return `killed: memory limit ${r.limit.limitMb} MB`;
+  if (r.limit?.kind === 'disk') return `killed: disk limit ${r.limit.limitMb} MB (the worktree grew past it; the job stops)`;
   if (r.timedOut) return `killed: timed out after ${timeoutSec}s`;
   if (r.aborted) return 'killed: the run was cancelled';
   if (r.exitCode === null) return `killed by signal ${r.signal ?? 'unknown'}`;

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import type { Sandbox } from '../../sandbox/types.js';
+import type { SandboxRunner } from '../../sandbox/types.js';
 import type { ObservableWorkspace, VerifiedTree } from '../../workspace/types.js';
 
 export interface ToolContext {
   workspace: ObservableWorkspace;
-  sandbox: Sandbox;
+  sandbox: SandboxRunner;
   /** The repository's test command; null when none was detected or given. */
   verifyCommand: string | null;
   /** The last verified tree, if any (read-only here: the loop records verifications). */
