@@ -5,6 +5,11 @@ export interface ContextLimits {
   maxTokens: number;
   /** How many of the newest tool results are always sent whole. */
   keepLastToolResults: number;
+  /**
+   * When stubs alone cannot bring the history under `maxTokens`, have the model write a handoff
+   * summary of the older turns (agent/compact.ts) instead of dropping them. Off: stubs and drops only.
+   */
+  handoffSummary?: boolean;
 }
 
 export interface FitOptions extends ContextLimits {
@@ -20,21 +25,11 @@ export interface FitOptions extends ContextLimits {
  */
 export function fitContext(messages: readonly ChatMessage[], options: FitOptions): ChatMessage[] {
   const fits = (list: readonly ChatMessage[]) => options.estimate(list) <= options.maxTokens;
-  if (fits(messages)) return [...messages];
-  const headLength = messages.findIndex((m) => m.role === 'user') + 1;
-  const head = messages.slice(0, headLength);
-  const sent = messages.slice(headLength);
+  const stubbed = stubOlderResults(messages, options);
+  if (stubbed.fits) return stubbed.messages;
+  const head = messages.slice(0, headLength(messages));
+  const sent = stubbed.messages.slice(head.length);
   const names = toolNames(sent);
-  const toolIndexes = sent.flatMap((m, i) => (m.role === 'tool' ? [i] : []));
-  const stub = (i: number) => {
-    const m = sent[i];
-    if (m?.role === 'tool') sent[i] = { ...m, content: stubText(names.get(m.toolCallId)) };
-  };
-  const olderResults = toolIndexes.slice(0, Math.max(0, toolIndexes.length - options.keepLastToolResults));
-  for (const i of olderResults) {
-    stub(i);
-    if (fits([...head, ...sent])) return [...head, ...sent];
-  }
   let groups = groupSteps(sent);
   const note = (n: number): ChatMessage[] => (n > 0 ? [{ role: 'user', content: `[${n} earlier messages elided to save context]` }] : []);
   let dropped = 0;
@@ -48,6 +43,31 @@ export function fitContext(messages: readonly ChatMessage[], options: FitOptions
   return build();
 }
 
+/** The system prompt and the task: the messages up to the first user message, always sent. */
+export function headLength(messages: readonly ChatMessage[]): number {
+  return messages.findIndex((m) => m.role === 'user') + 1;
+}
+
+/**
+ * The first stage of fitContext: older tool results become stubs, oldest first, until the list
+ * fits. `fits` false means stubs alone are not enough (then a handoff summary may help).
+ */
+export function stubOlderResults(messages: readonly ChatMessage[], options: FitOptions): { fits: boolean; messages: ChatMessage[] } {
+  const fits = (list: readonly ChatMessage[]) => options.estimate(list) <= options.maxTokens;
+  if (fits(messages)) return { fits: true, messages: [...messages] };
+  const head = messages.slice(0, headLength(messages));
+  const sent = messages.slice(head.length);
+  const names = toolNames(sent);
+  const toolIndexes = sent.flatMap((m, i) => (m.role === 'tool' ? [i] : []));
+  const olderResults = toolIndexes.slice(0, Math.max(0, toolIndexes.length - options.keepLastToolResults));
+  for (const i of olderResults) {
+    const m = sent[i];
+    if (m?.role === 'tool') sent[i] = { ...m, content: stubText(names.get(m.toolCallId)) };
+    if (fits([...head, ...sent])) return { fits: true, messages: [...head, ...sent] };
+  }
+  return { fits: false, messages: [...head, ...sent] };
+}
+
 export function stubText(toolName: string | undefined): string {
   return `[output of ${toolName ?? 'a tool'} elided to save context; re-run the tool if you need it]`;
 }
@@ -59,7 +79,7 @@ function toolNames(messages: readonly ChatMessage[]): Map<string, string> {
 }
 
 /** Consecutive runs that must travel together: an assistant message and the tool results after it. */
-function groupSteps(messages: readonly ChatMessage[]): ChatMessage[][] {
+export function groupSteps(messages: readonly ChatMessage[]): ChatMessage[][] {
   const groups: ChatMessage[][] = [];
   for (const m of messages) {
     const last = groups.at(-1);

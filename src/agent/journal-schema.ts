@@ -74,6 +74,13 @@ export const journalRecordSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('warning'), at, step: z.number(), text: z.string() }),
   /** Not terminal: a resumed run queries the model again (the job layer decides whether to retry). */
   z.object({ type: z.literal('model_error'), at, step: z.number(), kind: z.string(), message: z.string() }),
+  /** The user's next request in an interactive session (cli/chat-session.ts): the run goes on. */
+  z.object({ type: z.literal('turn'), at, text: z.string() }),
+  /**
+   * The history was compacted: the model's handoff summary replaces every message between the task
+   * and the last `kept` ones (agent/compact.ts); `usage` is the summary call's.
+   */
+  z.object({ type: z.literal('compaction'), at, step: z.number(), summary: z.string(), kept: z.number().int().nonnegative(), usage }),
   z.object({ type: z.literal('finish'), at, outcome: outcomeSchema }),
 ]);
 

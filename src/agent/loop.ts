@@ -3,7 +3,8 @@ import { estimateTokens } from '../model/estimate-tokens.js';
 import type { ChatMessage, ChatResponse, ToolSpec } from '../model/types.js';
 import { executeCalls, settle } from './act.js';
 import { describeExhausted, exhaustedBudget } from './budget.js';
-import { fitContext } from './context.js';
+import { compactHistory } from './compact.js';
+import { fitContext, stubOlderResults } from './context.js';
 import { costOverrun } from './cost-budget.js';
 import { executorOf, toolSpecs } from './dispatch.js';
 import { endRun, toOutcome } from './outcome.js';
@@ -23,24 +24,23 @@ export async function runAgent(deps: AgentDeps, input: AgentInput): Promise<Agen
 export async function continueRun(deps: AgentDeps, state: AgentState): Promise<AgentOutcome> {
   const startedAt = deps.now();
   const specs = toolSpecs(deps.tools);
+  // After a failed summary call, the next few steps use stubs only (one retry per few steps).
+  const compaction = { notBeforeStep: 0 };
   for (;;) {
     // A cancelled job stops between steps, not only inside a model call or a command.
     deps.toolContext.signal?.throwIfAborted();
     const used = { steps: state.steps, tokens: state.tokens.prompt + state.tokens.completion, elapsedMs: state.priorElapsedMs + deps.now() - startedAt };
     const over = exhaustedBudget(deps.budget, used);
     if (over) return endRun(deps, state, { status: 'budget_exhausted', reason: describeExhausted(over, deps.budget, used), budget: over });
-    const outcome = await step(deps, state, specs);
+    const outcome = await step(deps, state, specs, compaction);
     if (outcome) return outcome;
   }
 }
 
 /** query → execute → settle. Returns the outcome when the run ends here. */
-async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[]): Promise<AgentOutcome | null> {
-  const messages = fitContext(state.messages, { ...deps.context, estimate: (m) => estimateTokens(m, specs) });
-  const cost = deps.budget.cost;
-  const overrun = cost ? costOverrun(cost, state.tokens, { estimate: estimateTokens(messages, specs), lastReported: state.lastPromptTokens }) : null;
-  if (overrun) return endRun(deps, state, { status: 'budget_exhausted', reason: overrun, budget: 'cost' });
-  const reply = await query(deps, state, specs, messages, cost?.maxReplyTokens);
+async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[], compaction: { notBeforeStep: number }): Promise<AgentOutcome | null> {
+  const reply = await query(deps, state, specs, compaction);
+  if (typeof reply === 'string') return endRun(deps, state, { status: 'budget_exhausted', reason: reply, budget: 'cost' });
   if (reply instanceof ModelError) return modelErrorOutcome(deps, state, reply);
   record(deps.journal, state, { type: 'assistant', step: state.steps + 1, message: reply.message, usage: reply.usage });
   deps.onEvent?.({ type: 'model', step: state.steps, tokens: { ...state.tokens }, toolCalls: reply.message.toolCalls?.length ?? 0 });
@@ -48,8 +48,19 @@ async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[]): Prom
   return settle(deps, state);
 }
 
-async function query(deps: AgentDeps, state: AgentState, specs: ToolSpec[], messages: ChatMessage[], maxTokens?: number): Promise<ChatResponse | ModelError> {
-  const limits = { ...(deps.toolContext.signal ? { signal: deps.toolContext.signal } : {}), ...(maxTokens ? { maxTokens } : {}) };
+const COMPACTION_RETRY_STEPS = 5;
+
+/** The reply, a model error, or why the money budget forbids the call (a string). */
+async function query(deps: AgentDeps, state: AgentState, specs: ToolSpec[], compaction: { notBeforeStep: number }): Promise<ChatResponse | ModelError | string> {
+  const options = { ...deps.context, estimate: (m: readonly ChatMessage[]) => estimateTokens(m, specs) };
+  if (deps.context.handoffSummary && state.steps >= compaction.notBeforeStep && !stubOlderResults(state.messages, options).fits) {
+    if (!(await compactHistory(deps, state, options))) compaction.notBeforeStep = state.steps + COMPACTION_RETRY_STEPS;
+  }
+  const messages = fitContext(state.messages, options);
+  const cost = deps.budget.cost;
+  const overrun = cost ? costOverrun(cost, state.tokens, { estimate: estimateTokens(messages, specs), lastReported: state.lastPromptTokens }) : null;
+  if (overrun) return overrun;
+  const limits = { ...(deps.toolContext.signal ? { signal: deps.toolContext.signal } : {}), ...(cost ? { maxTokens: cost.maxReplyTokens } : {}) };
   try {
     return await deps.model.complete({ messages, tools: specs, turn: state.steps, ...limits });
   } catch (err) {

@@ -56,4 +56,6 @@ export type AgentEvent =
   | { type: 'model'; step: number; tokens: Tokens; toolCalls: number }
   | { type: 'tool'; step: number; name: string; args: string; ok: boolean }
   | { type: 'warning'; step: number; text: string }
+  /** The history was compacted: `replaced` messages became a handoff summary of `words` words. */
+  | { type: 'compaction'; step: number; replaced: number; words: number }
   | { type: 'done'; outcome: AgentOutcome };

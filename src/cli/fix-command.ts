@@ -10,6 +10,7 @@ import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { SetupAllowSchema } from '../config/domain-pattern.js';
 import { fixCommands, runFixSession } from '../fix/fix-session.js';
 import { StateFileError } from '../fix/state-file.js';
+import { parentOfBase } from '../workspace/empty-base.js';
 import { objectStoreOf } from '../workspace/sandbox-git-view.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import { ExitCode, UsageError } from './exit-codes.js';
@@ -43,7 +44,7 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const modelConfig = modelConfigFromEnv(env);
   const model = createChatModel(modelConfig);
   const price = priceOf(modelConfig.prices, model.name);
-  const run = await locateRun(io.env, options.repo, options.task);
+  const run = await locateRun(io.env, options.repo, options.task, options.init);
   // The run's files and the repository's object store (the sandbox's git view) are greenfix's data.
   const dataDirs = [run.workdir, await objectStoreOf(run.repo)];
   const sandbox = await createSandbox({ env: io.env, dataDirs, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
@@ -54,7 +55,8 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const { workspace, state } = await openRunWorkspace(run, resumeFrom);
   const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup }, warn);
-  io.stderr(`greenfix: worktree ${run.worktree} at ${workspace.baseCommit.slice(0, 12)}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
+  const base = (await parentOfBase(run.repo, workspace.baseCommit)) === null ? 'the empty tree (the repository has no commits)' : workspace.baseCommit.slice(0, 12);
+  io.stderr(`greenfix: worktree ${run.worktree} at ${base}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
 
   const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
   const input = localSessionInput({ options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr });
@@ -84,7 +86,8 @@ function discardEarlier(run: LocalRun, io: CliIo): null {
   return null;
 }
 
-function reportError(error: unknown, io: CliIo): number {
+/** A failure as one clear line and its exit code (usage/config 2, anything else 3). */
+export function reportError(error: unknown, io: CliIo): number {
   if (error instanceof SandboxLimitError) {
     io.stderr(`greenfix: stopped: ${error.message}`);
     return ExitCode.notVerified;

@@ -12,7 +12,9 @@ Makes a worktree of DIR, lets the model fix TASK with every command sandboxed, a
 commit on branch greenfix/<slug> whose tree passed the verify command.
 
 Options:
-  --repo DIR             git repository to work on (default: .)
+  --repo DIR             git repository to work on (default: .); one without commits works
+                         from an empty base
+  --init                 make DIR a git repository first if it is not one
   --task TEXT            what to fix
   --task-file FILE       read the task from FILE instead
   --verify CMD           test command (default: detected)
@@ -44,6 +46,7 @@ const FixOptionsSchema = z.strictObject({
   contextTokens: positiveInt.min(2_000).default(FIX_CONTEXT.maxTokens),
   maxCost: z.coerce.number().positive('must be a positive amount of USD such as 0.50').max(1000).optional(),
   json: z.boolean().default(false),
+  init: z.boolean().default(false),
   resume: z.boolean().default(false),
 });
 export type FixOptions = z.infer<typeof FixOptionsSchema>;
@@ -69,6 +72,7 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
         'context-tokens': { type: 'string' },
         'max-cost': { type: 'string' },
         json: { type: 'boolean' },
+        init: { type: 'boolean' },
         resume: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -90,6 +94,7 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
     contextTokens: values['context-tokens'],
     maxCost: values['max-cost'],
     json: values.json,
+    init: values.init,
     resume: values.resume,
   });
   if (!parsed.success) {

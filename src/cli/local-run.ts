@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hasCommits, writeEmptyBase } from '../workspace/empty-base.js';
 import { git } from '../workspace/git.js';
 import type { GitWorkspace } from '../workspace/git-workspace.js';
 import { addWorktree, removeWorktree } from '../workspace/worktree.js';
@@ -28,8 +29,8 @@ export interface LocalRun {
  * Runs live under GREENFIX_WORKDIR (default: <tmpdir>/greenfix-<uid>), one directory per repository
  * and task. Directories are 0711: the sandbox user may pass through to the worktree but list nothing.
  */
-export async function locateRun(env: Record<string, string | undefined>, repoArg: string, task: string): Promise<LocalRun> {
-  const repo = await repositoryRoot(repoArg);
+export async function locateRun(env: Record<string, string | undefined>, repoArg: string, task: string, init = false): Promise<LocalRun> {
+  const repo = await repositoryRoot(repoArg, init);
   const workdir = env.GREENFIX_WORKDIR?.trim() || join(tmpdir(), `greenfix-${process.getuid?.() ?? 'user'}`);
   const slug = taskSlug(task);
   const repoKey = createHash('sha256').update(repo).digest('hex').slice(0, 8);
@@ -47,13 +48,16 @@ export async function locateRun(env: Record<string, string | undefined>, repoArg
   };
 }
 
-async function repositoryRoot(dir: string): Promise<string> {
+/** The repository's top level; with `init`, a directory that is not a repository becomes one. */
+async function repositoryRoot(dir: string, init: boolean): Promise<string> {
   if (!existsSync(dir)) throw new UsageError(`--repo ${dir} does not exist`);
   try {
     return (await git(['rev-parse', '--show-toplevel'], { cwd: dir })).trim();
   } catch {
-    throw new UsageError(`--repo ${dir} is not a git repository (or has no work tree)`);
+    if (!init) throw new UsageError(`--repo ${dir} is not a git repository (or has no work tree); --init makes it one`);
   }
+  await git(['init', '--quiet'], { cwd: dir });
+  return (await git(['rev-parse', '--show-toplevel'], { cwd: dir })).trim();
 }
 
 /** A local run's state file: the same shape as a job's, without a `job` section. */
@@ -78,7 +82,8 @@ export async function openRunWorkspace(run: LocalRun, resumeFrom: LocalState | n
   }
   const state = resumeFrom ?? openLocalState(run);
   // Who owns the worktree is the sandbox's business (Sandbox.forJob hands it to the run's uid).
-  const ref = state.get('fix')?.baseCommit ?? 'HEAD';
+  // A repository without commits: the base is the empty tree (workspace/empty-base.ts).
+  const ref = state.get('fix')?.baseCommit ?? ((await hasCommits(run.repo)) ? 'HEAD' : await writeEmptyBase(run.repo));
   const workspace = await addWorktree({ repo: run.repo, path: run.worktree, ref, stateDir: run.stateDir, store: state.workspaceStore() });
   return { workspace, state };
 }

@@ -7,8 +7,16 @@ process.exitCode = await runCli(argv, {
   cwd: process.cwd(),
   stdout: (line) => process.stdout.write(`${line}\n`),
   stderr: (line) => process.stderr.write(`${line}\n`),
+  terminal: {
+    input: process.stdin,
+    output: process.stdout,
+    onSignal: (handler) => {
+      process.on('SIGINT', handler);
+      return () => process.off('SIGINT', handler);
+    },
+  },
 });
 
 // A stopped server has closed what it owns, but a library may keep the event loop alive (Probot's
 // throttling Redis client, which it never closes): end the process once greenfix is done.
-if (argv[0] === 'serve' || argv[0] === 'worker') process.exit();
+if (argv[0] === 'serve' || argv[0] === 'worker' || argv[0] === 'chat' || argv[0] === undefined) process.exit();

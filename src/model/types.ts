@@ -51,6 +51,8 @@ export interface ChatRequest {
   turn?: number;
   /** Most completion tokens of this reply (sent as `max_tokens`): set when a cost budget needs a worst case. */
   maxTokens?: number;
+  /** 'handoff': the loop asks for a summary of earlier turns (agent/compact.ts), not a next step. */
+  purpose?: 'handoff';
   signal?: AbortSignal;
 }
 

@@ -149,6 +149,14 @@ export function buildRunLog(records: readonly JournalRecord[], options: BuildOpt
       case 'model_error':
         noteOn(log, current, rec.step)?.notes.push({ kind: 'model_error', text: r(`${rec.kind}: ${rec.message}`) });
         break;
+      case 'compaction':
+        noteOn(log, current, rec.step)?.notes.push({ kind: 'observation', text: r(`context full: earlier turns became a handoff summary: ${rec.summary}`) });
+        break;
+      case 'turn':
+        // An interactive session's next request (greenfix chat): the run goes on.
+        log.end = null;
+        noteOn(log, current, current?.step ?? 0)?.notes.push({ kind: 'observation', text: r(`next request: ${rec.text}`) });
+        break;
       case 'finish': {
         const o = rec.outcome;
         log.end = { status: o.status, reason: r(o.reason), summary: o.summary === undefined ? null : r(o.summary), steps: o.steps, tokens: o.tokens.prompt + o.tokens.completion };

@@ -4,8 +4,8 @@ export interface CommitVerifiedTreeOptions {
   repo: string;
   /** The verified tree hash; committed exactly as is. */
   tree: string;
-  /** The base commit: the only parent. */
-  parent: string;
+  /** The base commit: the only parent; null for a root commit (a fix on the empty base). */
+  parent: string | null;
   message: string;
   /** Author and committer date. Fixed by the caller (journal) so a retry makes the same commit. */
   date: Date;
@@ -22,7 +22,7 @@ export const GREENFIX_IDENTITY = { name: 'greenfix', email: 'greenfix@users.nore
 export async function commitVerifiedTree(opts: CommitVerifiedTreeOptions): Promise<string> {
   const when = `@${Math.floor(opts.date.getTime() / 1000)} +0000`;
   const message = opts.message.endsWith('\n') ? opts.message : `${opts.message}\n`;
-  const out = await git(['commit-tree', '--no-gpg-sign', '-p', opts.parent, '-F', '-', opts.tree], {
+  const out = await git(['commit-tree', '--no-gpg-sign', ...(opts.parent === null ? [] : ['-p', opts.parent]), '-F', '-', opts.tree], {
     cwd: opts.repo,
     input: message,
     env: {

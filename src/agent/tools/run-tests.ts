@@ -4,6 +4,7 @@ import type { SandboxResult } from '../../sandbox/types.js';
 import { clipHeadTail } from '../../util/clip.js';
 import { openRegularFile, readFd } from '../../util/regular-file.js';
 import { describeExit, lastLines } from './command-output.js';
+import { withErrorHint } from './error-hints.js';
 import { claimScratchFile } from './scratch.js';
 import type { Tool, ToolContext, ToolResult } from './types.js';
 
@@ -69,7 +70,7 @@ async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> 
   const tail = clipHeadTail(outputTail(outputFile, r), Math.max(500, limits.outputChars - 500));
   const full = `[full output: ${outputFile} (read_file it)]${artefactNote(observed.artefacts?.first ?? [])}`;
   if (r.exitCode !== 0 || r.timedOut) {
-    return { ok: false, output: `tests failed (${describeExit(r, limits.testTimeoutSec)}): not verified.\n${tail}\n${full}` };
+    return { ok: false, output: withErrorHint(`tests failed (${describeExit(r, limits.testTimeoutSec)}): not verified.\n${tail}\n${full}`, tail) };
   }
   if (observed.changed.length > 0 || after !== before) {
     const which = observed.changed.length > 0 ? `: ${observed.changed.join(', ')}` : '';

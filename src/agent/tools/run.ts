@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatCommandOutput } from './command-output.js';
+import { withErrorHint } from './error-hints.js';
 import { claimScratchFile } from './scratch.js';
 import type { Tool } from './types.js';
 
@@ -25,9 +26,8 @@ export const runTool: Tool<typeof schema> = {
       outputFile,
       signal: ctx.signal,
     });
-    return {
-      ok: r.exitCode === 0,
-      output: formatCommandOutput(r, timeoutSec, limits.outputChars, outputFile),
-    };
+    const output = formatCommandOutput(r, timeoutSec, limits.outputChars, outputFile);
+    const ok = r.exitCode === 0;
+    return { ok, output: ok ? output : withErrorHint(output, `${r.stdout}\n${r.stderr}`) };
   },
 };
