@@ -1,5 +1,7 @@
 import { join } from 'node:path';
+import type { Tokens } from '../agent/types.js';
 import type { RepoConfig } from '../config/repo-config.js';
+import { costOf, costText } from '../model/cost.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
 import type { FixResult } from '../fix/run-fix.js';
@@ -76,6 +78,9 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
       return null;
     });
   }
+  // From the outcome, not only the progress events: a resumed run may have made no call in this process.
+  reporter.report.cost = jobCost(env)(result.outcome.tokens);
+  reporter.report.tokens = result.outcome.tokens.prompt + result.outcome.tokens.completion;
   const answered = result.status === 'published' ? await answerReview(input, result, gitDir) : null;
   await report(reporter, result, files, links, target.baseRef.replace(/^refs\/(heads\/)?/, ''), answered);
   return result;
@@ -134,8 +139,15 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
   return {
     workspace,
     commands,
-    budgets: { maxSteps: config.max_steps, maxTokens: config.max_tokens, timeoutMinutes: config.timeout_minutes, contextTokens: FIX_CONTEXT.maxTokens },
+    budgets: {
+      maxSteps: config.max_steps,
+      maxTokens: config.max_tokens,
+      timeoutMinutes: config.timeout_minutes,
+      contextTokens: FIX_CONTEXT.maxTokens,
+      ...(config.max_cost_usd !== undefined ? { maxCostUsd: config.max_cost_usd } : {}),
+    },
     model: env.model,
+    price: env.price ?? null,
     sandbox,
     publisher: githubPublisher({
       host,
@@ -145,6 +157,7 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
       config,
       jobId: job.id,
       push: env.push,
+      describeCost: jobCost(env),
       ...(source ? { runLog: (tree: string) => bestEffortRunLog(env, job.id, source, tree) } : {}),
       ...(links ? { onCheckRun: (url: string) => (links.checkRun = url) } : {}),
     }),
@@ -162,10 +175,15 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     onSetupDone: (setup) => void reporter.phase('setup', 'done', setupSummary(commands.setup ?? '', setup)),
     onBaseline: (line, cached) => void reporter.phase('baseline', 'done', cached ? `${line} (cached)` : line),
     onEvent: (event) => {
-      if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion);
+      if (event.type !== 'model') return;
+      reporter.usage = event.tokens;
+      void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion, jobCost(env)(event.tokens));
     },
   };
 }
+
+/** The job's cost in words: priced when the model has a price, else "cost unknown (no price for …)". */
+const jobCost = (env: JobEnv) => (tokens: Tokens) => costText(costOf(tokens, env.model.name, env.price ?? null));
 
 /** A worktree file the host would not read (see readRegularFile), in the worker's log. */
 const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn({ jobId: input.job.id }, message);
