@@ -1,12 +1,16 @@
+import type { CostBudget } from './cost-budget.js';
+
 /** Limits of one run. Each is checked before every step; the first one reached ends the run. */
 export interface Budget {
   maxSteps: number;
   /** Prompt + completion tokens, as the endpoint reported them, over the whole run. */
   maxTokens: number;
   maxWallMs: number;
+  /** In money; checked before every model call with that call's worst case (cost-budget.ts). */
+  cost?: CostBudget;
 }
 
-export type BudgetName = 'steps' | 'tokens' | 'wall_time';
+export type BudgetName = 'steps' | 'tokens' | 'wall_time' | 'cost';
 
 export interface BudgetUsage {
   steps: number;
@@ -30,5 +34,7 @@ export function describeExhausted(name: BudgetName, budget: Budget, used: Budget
       return `token budget exhausted: ${used.tokens} of ${budget.maxTokens} tokens`;
     case 'wall_time':
       return `time budget exhausted: ${Math.round(used.elapsedMs / 1000)} s of ${Math.round(budget.maxWallMs / 1000)} s`;
+    case 'cost':
+      return 'cost budget exhausted';
   }
 }

@@ -31,8 +31,8 @@ export const toolResultSchema = z.object({
   finish: z.object({ summary: z.string(), gaveUp: z.boolean() }).optional(),
 });
 
-const usage = z.object({ promptTokens: z.number(), completionTokens: z.number() });
-const tokens = z.object({ prompt: z.number(), completion: z.number() });
+const usage = z.object({ promptTokens: z.number(), completionTokens: z.number(), cachedPromptTokens: z.number().optional() });
+const tokens = z.object({ prompt: z.number(), completion: z.number(), cachedPrompt: z.number().optional() });
 
 export const outcomeSchema = z.object({
   status: z.enum(['verified', 'gave_up', 'stuck', 'budget_exhausted', 'model_error']),
@@ -41,7 +41,7 @@ export const outcomeSchema = z.object({
   verified: verifiedTreeSchema.nullable(),
   steps: z.number(),
   tokens,
-  budget: z.enum(['steps', 'tokens', 'wall_time']).optional(),
+  budget: z.enum(['steps', 'tokens', 'wall_time', 'cost']).optional(),
   error: z.object({ kind: z.string(), message: z.string() }).optional(),
 });
 

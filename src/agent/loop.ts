@@ -5,6 +5,7 @@ import { executeCalls, settle } from './act.js';
 import { describeExhausted, exhaustedBudget } from './budget.js';
 import { compactHistory } from './compact.js';
 import { fitContext, stubOlderResults } from './context.js';
+import { costOverrun } from './cost-budget.js';
 import { executorOf, toolSpecs } from './dispatch.js';
 import { endRun, toOutcome } from './outcome.js';
 import { taskMessage } from './prompt.js';
@@ -39,6 +40,7 @@ export async function continueRun(deps: AgentDeps, state: AgentState): Promise<A
 /** query → execute → settle. Returns the outcome when the run ends here. */
 async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[], compaction: { notBeforeStep: number }): Promise<AgentOutcome | null> {
   const reply = await query(deps, state, specs, compaction);
+  if (typeof reply === 'string') return endRun(deps, state, { status: 'budget_exhausted', reason: reply, budget: 'cost' });
   if (reply instanceof ModelError) return modelErrorOutcome(deps, state, reply);
   record(deps.journal, state, { type: 'assistant', step: state.steps + 1, message: reply.message, usage: reply.usage });
   deps.onEvent?.({ type: 'model', step: state.steps, tokens: { ...state.tokens }, toolCalls: reply.message.toolCalls?.length ?? 0 });
@@ -48,14 +50,19 @@ async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[], compa
 
 const COMPACTION_RETRY_STEPS = 5;
 
-async function query(deps: AgentDeps, state: AgentState, specs: ToolSpec[], compaction: { notBeforeStep: number }): Promise<ChatResponse | ModelError> {
+/** The reply, a model error, or why the money budget forbids the call (a string). */
+async function query(deps: AgentDeps, state: AgentState, specs: ToolSpec[], compaction: { notBeforeStep: number }): Promise<ChatResponse | ModelError | string> {
   const options = { ...deps.context, estimate: (m: readonly ChatMessage[]) => estimateTokens(m, specs) };
   if (deps.context.handoffSummary && state.steps >= compaction.notBeforeStep && !stubOlderResults(state.messages, options).fits) {
     if (!(await compactHistory(deps, state, options))) compaction.notBeforeStep = state.steps + COMPACTION_RETRY_STEPS;
   }
   const messages = fitContext(state.messages, options);
+  const cost = deps.budget.cost;
+  const overrun = cost ? costOverrun(cost, state.tokens, { estimate: estimateTokens(messages, specs), lastReported: state.lastPromptTokens }) : null;
+  if (overrun) return overrun;
+  const limits = { ...(deps.toolContext.signal ? { signal: deps.toolContext.signal } : {}), ...(cost ? { maxTokens: cost.maxReplyTokens } : {}) };
   try {
-    return await deps.model.complete({ messages, tools: specs, turn: state.steps, ...(deps.toolContext.signal ? { signal: deps.toolContext.signal } : {}) });
+    return await deps.model.complete({ messages, tools: specs, turn: state.steps, ...limits });
   } catch (err) {
     if (err instanceof ModelError) return err;
     throw err;

@@ -23,6 +23,8 @@ export interface AgentState {
   verified: VerifiedTree | null;
   steps: number;
   tokens: Tokens;
+  /** The prompt tokens the endpoint reported for the last reply: a floor for the next prompt's worst case. */
+  lastPromptTokens: number;
   stuck: StuckState;
   /** Wall time spent by earlier processes of this run (resume). */
   priorElapsedMs: number;
@@ -43,6 +45,7 @@ export function emptyAgentState(): AgentState {
     verified: null,
     steps: 0,
     tokens: { prompt: 0, completion: 0 },
+    lastPromptTokens: 0,
     stuck: initialStuckState,
     priorElapsedMs: 0,
     pending: [],
@@ -60,7 +63,8 @@ export function applyRecord(state: AgentState, r: JournalEntry): void {
       return;
     case 'assistant':
       state.steps = r.step;
-      state.tokens = { prompt: state.tokens.prompt + r.usage.promptTokens, completion: state.tokens.completion + r.usage.completionTokens };
+      state.tokens = addUsage(state.tokens, r.usage);
+      state.lastPromptTokens = r.usage.promptTokens;
       state.messages.push(r.message);
       state.verdict = { kind: 'ok' };
       if (r.message.role === 'assistant') for (const call of r.message.toolCalls ?? []) state.pending.push({ call, started: false });
@@ -102,6 +106,11 @@ export function applyRecord(state: AgentState, r: JournalEntry): void {
       state.outcome = r.outcome;
       return;
   }
+}
+
+function addUsage(tokens: Tokens, usage: Extract<JournalEntry, { type: 'assistant' }>['usage']): Tokens {
+  const cached = (tokens.cachedPrompt ?? 0) + (usage.cachedPromptTokens ?? 0);
+  return { prompt: tokens.prompt + usage.promptTokens, completion: tokens.completion + usage.completionTokens, ...(cached > 0 ? { cachedPrompt: cached } : {}) };
 }
 
 function applyResult(state: AgentState, callId: string, result: Extract<JournalEntry, { type: 'tool_end' }>['result']): void {

@@ -34,6 +34,8 @@ export type AgentStatus = 'verified' | 'gave_up' | 'stuck' | 'budget_exhausted' 
 export interface Tokens {
   prompt: number;
   completion: number;
+  /** The part of `prompt` served from the endpoint's cache; absent when it reported none. */
+  cachedPrompt?: number;
 }
 
 export interface AgentOutcome {

@@ -30,6 +30,8 @@ export const EVENTS = [
   'check_run.completed',
   'workflow_run.completed',
   'pull_request.closed',
+  'pull_request_review.submitted',
+  'pull_request_review_comment.created',
 ] as const;
 
 /**

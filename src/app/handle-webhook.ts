@@ -7,7 +7,7 @@ import type { JobQueue } from '../queue/types.js';
 import { dedupeKeyFor } from '../triggers/dedupe.js';
 import { triggerFor } from '../triggers/route.js';
 import { subjectKey, type CancelRequest, type JobRequest, type Refusal, type TriggerContext } from '../triggers/types.js';
-import { commentIdOf, labelOf } from './payload-fields.js';
+import { commentIdOf, labelOf, requestsChanges } from './payload-fields.js';
 import type { RefusalLimiter } from './refusal-limiter.js';
 
 export type WebhookResult = 'enqueued' | 'duplicate' | 'ignored' | 'refused' | 'cancelled';
@@ -58,7 +58,11 @@ export async function handleWebhook(input: WebhookInput, deps: WebhookDeps): Pro
       return denied ?? refuse(input, deps, trigger.refusal);
     }
     case 'job': {
-      const denied = trigger.authorize ? await unauthorized(input, deps, trigger.request, trigger.request.kind === 'retry') : null;
+      if (trigger.quiet && !ALLOWED.has(await input.host.permission(trigger.request.sender))) {
+        return { result: 'ignored', detail: `${trigger.request.sender} has no write access; not a command, so no answer` };
+      }
+      const command = trigger.request.kind === 'retry' || trigger.request.kind === 'review';
+      const denied = trigger.authorize && !trigger.quiet ? await unauthorized(input, deps, trigger.request, command) : null;
       return denied ?? enqueue(input, deps, trigger.request);
     }
     case 'cancel': {
@@ -71,11 +75,19 @@ export async function handleWebhook(input: WebhookInput, deps: WebhookDeps): Pro
   }
 }
 
-/** The label and branch prefix come from the repo config; only label events need it read here. */
+/**
+ * The label and branch prefix come from the repo config; only label events (and reviews that
+ * request changes: `review.on_request_changes`) need it read here.
+ */
 async function triggerContext(input: WebhookInput, deps: WebhookDeps): Promise<TriggerContext | { problems: { result: WebhookResult; detail: string } }> {
   const { appId, botLogin } = await deps.identity();
   const defaults = defaultRepoConfig();
   const base = { appId, botLogin, label: defaults.label, branchPrefix: defaults.branch_prefix };
+  if (input.event === 'pull_request_review' && requestsChanges(input.payload)) {
+    // An invalid config is reported when a job runs; here it just means the option is off.
+    const loaded = await loadRepoConfig(input.readConfig);
+    return { ...base, reviewOnRequestChanges: loaded.ok && loaded.config.review.on_request_changes };
+  }
   if (input.event !== 'issues') return base;
   const label = labelOf(input.payload);
   if (!label) return base;

@@ -22,7 +22,7 @@ export interface Metrics {
   /** One webhook delivery answered, with the time from receipt to the answer. */
   webhook(event: string, result: WebhookResult, seconds: number): void;
   /** One job ended. `outcome` is a short fixed word (succeeded, failed, cancelled, …). */
-  jobFinished(kind: JobKind, outcome: string, seconds: number, tokens: TokenUsage, steps: number): void;
+  jobFinished(kind: JobKind, outcome: string, seconds: number, tokens: TokenUsage, steps: number, cost?: { repo: string; usd: number | null }): void;
   /** One dependency-cache lookup (hit/miss) or store, with the bytes restored or stored. */
   depCache(event: 'hit' | 'miss' | 'stored', bytes: number): void;
   /** Where `greenfix_jobs{state}` comes from; asked at every scrape. */
@@ -102,6 +102,18 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['kind'] as const,
     registers,
   });
+  const cost = new Counter({
+    name: 'greenfix_cost_usd_total',
+    help: 'Model cost in USD of finished jobs (failed and cancelled included), by repository, job kind and outcome; unpriced models are not counted.',
+    labelNames: ['repo', 'kind', 'outcome'] as const,
+    registers,
+  });
+  const unpriced = new Counter({
+    name: 'greenfix_cost_unknown_jobs_total',
+    help: 'Finished jobs whose model has no price (GREENFIX_PRICES): their cost is unknown, not zero.',
+    labelNames: ['repo', 'kind'] as const,
+    registers,
+  });
   const steps = new Counter({
     name: 'greenfix_agent_steps_total',
     help: 'Agent steps (model turns) taken by finished jobs.',
@@ -128,8 +140,10 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       webhooks.inc({ event, result });
       ack.observe(seconds);
     },
-    jobFinished(kind, outcome, seconds, used, stepCount) {
+    jobFinished(kind, outcome, seconds, used, stepCount, spent) {
       duration.observe({ kind, outcome }, seconds);
+      if (spent && spent.usd !== null) cost.inc({ repo: spent.repo, kind, outcome }, spent.usd);
+      else if (spent) unpriced.inc({ repo: spent.repo, kind });
       tokens.inc({ kind: 'prompt' }, used.prompt);
       tokens.inc({ kind: 'completion' }, used.completion);
       steps.inc(stepCount);

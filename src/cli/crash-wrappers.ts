@@ -3,6 +3,8 @@ import { crashingPublisher, crashingRunState } from '../fix/crashing-fix.js';
 import { noFixWrappers, type FixWrappers } from '../fix/fix-wrappers.js';
 import { crashingHost } from '../github/crashing-host.js';
 import type { GitHost } from '../github/types.js';
+import type { JobQueue } from '../queue/types.js';
+import { crashingQueue } from '../run/crashing-queue.js';
 import { createCrashPoints, parseCrashAt } from '../util/crash-points.js';
 import { crashingPush } from '../workspace/crashing-push.js';
 import type { PushBranch } from '../workspace/push-branch.js';
@@ -11,9 +13,11 @@ import type { PushBranch } from '../workspace/push-branch.js';
 export interface EffectWrappers extends FixWrappers {
   host(host: GitHost): GitHost;
   push(push: PushBranch): PushBranch;
+  /** The workers' queue: its job endings record the spend. */
+  queue(queue: JobQueue): JobQueue;
 }
 
-export const noEffectWrappers: EffectWrappers = { ...noFixWrappers, host: (h) => h, push: (p) => p };
+export const noEffectWrappers: EffectWrappers = { ...noFixWrappers, host: (h) => h, push: (p) => p, queue: (q) => q };
 
 /**
  * The wrappers of a process: with GREENFIX_CRASH_AT set, each effect is wrapped in one that
@@ -29,5 +33,6 @@ export function crashWrappers(env: Readonly<Record<string, string | undefined>>,
     state: (store) => crashingRunState(store, crash),
     host: (host) => crashingHost(host, crash),
     push: (push) => crashingPush(push, crash),
+    queue: (queue) => crashingQueue(queue, crash),
   };
 }

@@ -1,6 +1,8 @@
 import { ConfigError } from '../model/config-error.js';
 import { createChatModel } from '../model/create-chat-model.js';
+import { costOf } from '../model/cost.js';
 import { modelConfigFromEnv } from '../model/model-config.js';
+import { priceOf } from '../model/prices.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import { SandboxConfigError, SandboxLimitError, SandboxUnavailableError } from '../sandbox/errors.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
@@ -44,7 +46,9 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const allow = SetupAllowSchema.safeParse(io.env.GREENFIX_SETUP_ALLOW ?? '');
   if (!allow.success) throw new UsageError(`GREENFIX_SETUP_ALLOW: ${allow.error.issues.map((i) => i.message).join('; ')}`);
   const env = { ...io.env, ...(options.model ? { GREENFIX_MODEL: options.model } : {}) };
-  const model = createChatModel(modelConfigFromEnv(env));
+  const modelConfig = modelConfigFromEnv(env);
+  const model = createChatModel(modelConfig);
+  const price = priceOf(modelConfig.prices, model.name);
   const run = await locateRun(io.env, options.repo, options.task, options.init);
   // The run's files and the repository's object store (the sandbox's git view) are greenfix's data.
   const dataDirs = [run.workdir, await objectStoreOf(run.repo)];
@@ -60,10 +64,10 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   io.stderr(`greenfix: worktree ${run.worktree} at ${base}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
 
   const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
-  const input = localSessionInput({ options, run, state, workspace, commands, model, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit), ...localCaches(run, io, warn) });
+  const input = localSessionInput({ options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit), ...localCaches(run, io, warn) });
   const result = await runFixSession(input, options.task).finally(() => jobSandbox.release());
   if (result.status === 'published') await removeWorktree(run.repo, run.worktree);
-  return reportFix(result, run, options.json, io);
+  return reportFix(result, run, options.json, io, costOf(result.outcome.tokens, model.name, price));
 }
 
 /** The workdir's dependency cache, scoped to this checkout; GREENFIX_CACHE_MB=0 turns it off. */

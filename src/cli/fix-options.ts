@@ -26,6 +26,7 @@ Options:
   --max-tokens N         token budget, prompt + completion (default ${DEFAULT_BUDGETS.maxTokens})
   --timeout-minutes N    wall-time budget (default ${DEFAULT_BUDGETS.timeoutMinutes})
   --context-tokens N     most tokens sent per model request (default ${FIX_CONTEXT.maxTokens})
+  --max-cost USD         money budget: no model call whose worst case would cross it (default: none)
   --json                 print a JSON summary as the last line on stdout
   --resume               continue the interrupted run of the same task
   -h, --help             show this help
@@ -47,6 +48,7 @@ const FixOptionsSchema = z.strictObject({
   maxTokens: positiveInt.default(DEFAULT_BUDGETS.maxTokens),
   timeoutMinutes: positiveInt.default(DEFAULT_BUDGETS.timeoutMinutes),
   contextTokens: positiveInt.min(2_000).default(FIX_CONTEXT.maxTokens),
+  maxCost: z.coerce.number().positive('must be a positive amount of USD such as 0.50').max(1000).optional(),
   json: z.boolean().default(false),
   init: z.boolean().default(false),
   resume: z.boolean().default(false),
@@ -73,6 +75,7 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
         'max-tokens': { type: 'string' },
         'timeout-minutes': { type: 'string' },
         'context-tokens': { type: 'string' },
+        'max-cost': { type: 'string' },
         json: { type: 'boolean' },
         init: { type: 'boolean' },
         resume: { type: 'boolean' },
@@ -95,6 +98,7 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
     maxTokens: values['max-tokens'],
     timeoutMinutes: values['timeout-minutes'],
     contextTokens: values['context-tokens'],
+    maxCost: values['max-cost'],
     json: values.json,
     init: values.init,
     resume: values.resume,

@@ -1,12 +1,14 @@
 import type { FixResult } from '../fix/run-fix.js';
 import type { TestEvidence } from '../verify/test-evidence.js';
 import { lastTestOutput, testsSentence } from '../run/job-outcome.js';
+import { costText, describeCost, type Cost } from '../model/cost.js';
+import { costSentence } from '../util/cost-sentence.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import type { LocalRun } from './local-run.js';
 
 /** Prints the result (human lines on stderr, `--json` summary as the last stdout line); returns the exit code. */
-export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: CliIo): number {
+export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: CliIo, cost: Cost): number {
   const { outcome } = result;
   const tokens = outcome.tokens.prompt + outcome.tokens.completion;
   const published = result.status === 'published' ? result.published : null;
@@ -17,10 +19,12 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
     if (tests) for (const line of testChangeText(tests)) io.stderr(`greenfix: ${line}`);
     io.stderr(`greenfix: check it: git rev-parse ${published.branch}^{tree}`);
     io.stderr(`greenfix: journal: ${run.journal}`);
+    io.stderr(`greenfix: ${costSentence(costText(cost), 'this fix')}`);
   } else {
     io.stderr(`greenfix: no commit: ${reason}`);
     const tests = testsSentence(lastTestOutput(run.journal), null);
     if (tests) io.stderr(`greenfix: ${tests}`);
+    io.stderr(`greenfix: ${costSentence(costText(cost), 'this attempt', 'produced no commit')}`);
     io.stderr(`greenfix: worktree kept for inspection: ${run.worktree} (resume with --resume)`);
   }
   io.stderr(`greenfix: what it did, step by step: greenfix log --run ${run.dir}`);
@@ -34,6 +38,9 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
         verifiedTree: published?.tree ?? null,
         steps: outcome.steps,
         tokens,
+        // A number only when the model has a price: an unknown cost is never a made-up 0.
+        costUsd: cost.known ? roundCents(cost.usd) : null,
+        cost: describeCost(cost),
         reason,
         baseline: result.baseline ?? null,
         tests: tests ? { mode: tests.mode, format: tests.format, totals: tests.totals, ...(tests.comparison ?? {}), fallback: tests.fallback } : null,
@@ -60,4 +67,9 @@ function testChangeText(tests: TestEvidence): string[] {
   ];
   for (const [label, ids] of rows) if (ids.length > 0 || label === 'pass → fail') lines.push(`  ${label}: ${ids.length > 0 ? ids.join(', ') : 'none'}`);
   return lines;
+}
+
+/** To a hundredth of a cent: what the JSON reader sees is the priced usage, not float noise. */
+function roundCents(usd: number): number {
+  return Math.round(usd * 10_000) / 10_000;
 }

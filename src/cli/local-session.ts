@@ -3,6 +3,7 @@ import { baselineCacheDir } from '../fix/baseline-cache.js';
 import { FIX_TOOL_LIMITS } from '../fix/defaults.js';
 import { localPublisher } from '../fix/local-publisher.js';
 import { setupSummary } from '../fix/setup-phase.js';
+import type { ModelPrice } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobSandbox } from '../sandbox/types.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
@@ -18,6 +19,8 @@ export interface LocalSessionParts {
   workspace: ObservableWorkspace;
   commands: Commands;
   model: ChatModel;
+  /** Absent: cost unknown. */
+  price?: ModelPrice | null;
   /** The run's own sandbox (Sandbox.forJob). */
   sandbox: JobSandbox;
   env: Readonly<Record<string, string | undefined>>;
@@ -34,8 +37,15 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
   return {
     workspace: parts.workspace,
     commands: parts.commands,
-    budgets: { maxSteps: options.maxSteps, maxTokens: options.maxTokens, timeoutMinutes: options.timeoutMinutes, contextTokens: options.contextTokens },
+    budgets: {
+      maxSteps: options.maxSteps,
+      maxTokens: options.maxTokens,
+      timeoutMinutes: options.timeoutMinutes,
+      contextTokens: options.contextTokens,
+      ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
+    },
     model: parts.model,
+    price: parts.price ?? null,
     sandbox: parts.sandbox,
     publisher: localPublisher(run.repo, run.branch),
     state: parts.state.fixStore(),
@@ -50,7 +60,7 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     onSetupDone: (setup) => stderr(`greenfix: setup: done: ${setupSummary(parts.commands.setup ?? '', setup)}`),
     onBaseline: (line, cached) => stderr(`greenfix: baseline ${line}${cached ? ' (cached: not run again)' : ''}`),
     onEvent: (event) => {
-      const line = formatEvent(event);
+      const line = formatEvent(event, parts.model.name, parts.price ?? null);
       if (line) stderr(line);
     },
   };

@@ -96,6 +96,7 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     log,
     queue,
     model: config.role === 'receiver' ? placeholderModel() : createChatModel(modelConfigFromEnv(io.env)),
+    ...(config.role === 'receiver' ? {} : { prices: modelConfigFromEnv(io.env).prices }),
     sandbox: await createSandbox({ env: io.env, dataDirs: [config.workdir], log: (level, message) => log[level === 'warn' ? 'warn' : 'info'](message) }),
     workdir: config.workdir,
     concurrency: config.concurrency,

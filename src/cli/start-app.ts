@@ -8,6 +8,7 @@ import { createMetrics, type Metrics } from '../app/metrics.js';
 import { CONFIG_TOKEN_SCOPE, gitTokenScope, mintInstallationToken, renewingToken, restTokenScope, type TokenScope } from '../github/installation-token.js';
 import { createGitHost } from '../github/octokit-host.js';
 import { scopedOctokit } from '../github/scoped-octokit.js';
+import { BUILTIN_PRICES, priceOf, type PriceTable } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
 import { DEFAULT_JOB_RETENTION_DAYS, DEFAULT_QUEUE_RETENTION_DAYS } from '../config/env-config.js';
@@ -40,6 +41,8 @@ export interface AppOptions {
   log: Logger;
   queue: JobQueue;
   model: ChatModel;
+  /** Model prices (GREENFIX_PRICES over the built-in ones); absent: the built-in ones. */
+  prices?: PriceTable;
   sandbox: Sandbox;
   workdir: string;
   concurrency: number;
@@ -101,7 +104,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     const resumed = await o.queue.abandon(o.workerId);
     if (resumed > 0) o.log.info({ jobs: resumed }, 'resuming jobs this worker was running when it stopped');
     pool = startWorkerPool({
-      queue: o.queue,
+      queue: o.wrap.queue(o.queue),
       workerId: o.workerId,
       concurrency: o.concurrency,
       leaseMs: t.leaseMs,
@@ -164,6 +167,7 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     workdir: o.workdir,
     sandbox: o.sandbox,
     model: o.model,
+    price: priceOf(o.prices ?? BUILTIN_PRICES, o.model.name),
     // A job's tokens name its one repository: REST calls get the app's permissions there, git
     // gets contents only. Both live in memory for the job and are renewed before they expire.
     hostFor: async (request) => {
@@ -186,7 +190,7 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     progressIntervalMs,
     secrets: [o.secret, ...(o.redactSecrets ?? [])],
     ...(o.runPage ? { runPageUrl: runPageUrl(o, o.runPage) } : {}),
-    onFinished: (s) => metrics.jobFinished(s.kind as JobRequest['kind'], s.outcome, s.seconds, s.tokens, s.steps),
+    onFinished: (s) => metrics.jobFinished(s.kind as JobRequest['kind'], s.outcome, s.seconds, s.tokens, s.steps, { repo: s.repo, usd: s.costUsd }),
   };
 }
 

@@ -40,6 +40,8 @@ export const EnvSchema = z.object({
   OPENAI_BASE_URL: opt(httpUrl('https://api.openai.com/v1')),
   OPENAI_API_KEY: opt(noSpaces('a key')),
   GREENFIX_MODEL: opt(z.string().regex(/^(scripted:.+|\S+)$/, { message: 'must be a model name without whitespace, or scripted:FILE' })),
+  // JSON or a JSON file's path; its content is checked where the model is configured (model/prices.ts).
+  GREENFIX_PRICES: opt(z.string()),
   GREENFIX_WORKDIR: opt(z.string()),
   GREENFIX_DB: opt(z.string()),
   GREENFIX_CONCURRENCY: opt(integer(1, 64)),

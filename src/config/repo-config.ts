@@ -30,6 +30,8 @@ export const RepoConfigSchema = z
     max_steps: z.number().int().min(1).max(200).default(DEFAULT_BUDGETS.maxSteps),
     max_tokens: z.number().int().min(10_000).max(5_000_000).default(DEFAULT_BUDGETS.maxTokens),
     timeout_minutes: z.number().int().min(1).max(180).default(DEFAULT_BUDGETS.timeoutMinutes),
+    /** USD per job; no model call is made whose worst case would cross it. Unset: no money budget. */
+    max_cost_usd: z.number().positive().max(1000).optional(),
     autofix: z
       .object({
         /** Fix red CI on greenfix's own PRs. */
@@ -47,6 +49,15 @@ export const RepoConfigSchema = z
         deny: z.array(z.string().min(1)).max(100).default([]),
         /** `.github/workflows/` is off limits unless this is true. */
         allow_workflows: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+    review: z
+      .object({
+        /** Any `changes_requested` review by a collaborator starts a review job (not only `/agent` reviews). */
+        on_request_changes: z.boolean().default(false),
+        /** Resolve a thread greenfix answered when its lines changed in the verified commit. */
+        resolve_threads: z.boolean().default(false),
       })
       .strict()
       .prefault({}),

@@ -1,7 +1,9 @@
 import { openJournal } from '../agent/journal.js';
 import { createTools } from '../agent/tools/registry.js';
 import type { AgentDeps } from '../agent/types.js';
+import type { ModelPrice } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
+import { DEFAULT_MAX_REPLY_TOKENS, type CostBudget } from '../agent/cost-budget.js';
 import type { JobSandbox } from '../sandbox/types.js';
 import type { DepCache } from '../workspace/dep-cache.js';
 import { detectCommands } from '../workspace/detect-commands.js';
@@ -21,6 +23,8 @@ export interface FixBudgets {
   timeoutMinutes: number;
   /** Most tokens sent per model request. */
   contextTokens: number;
+  /** `max_cost_usd` / `--max-cost`: USD, checked with the worst case of every next call. */
+  maxCostUsd?: number;
 }
 
 /** What a caller (the CLI, a job) supplies; everything else about a fix is decided here. */
@@ -29,6 +33,8 @@ export interface FixSessionInput {
   commands: Commands;
   budgets: FixBudgets;
   model: ChatModel;
+  /** The model's price (model/prices.ts `priceOf`); null or absent: cost unknown. */
+  price?: ModelPrice | null;
   /** The job's own sandbox (Sandbox.forJob): its uid owns the files the tools create. */
   sandbox: JobSandbox;
   publisher: Publisher;
@@ -111,7 +117,7 @@ export function fixDeps(input: FixSessionInput): FixDeps {
         limits: FIX_TOOL_LIMITS,
         signal,
       },
-      budget: { maxSteps: budgets.maxSteps, maxTokens: budgets.maxTokens, maxWallMs: budgets.timeoutMinutes * 60_000 },
+      budget: { maxSteps: budgets.maxSteps, maxTokens: budgets.maxTokens, maxWallMs: budgets.timeoutMinutes * 60_000, ...costBudget(input) },
       context: { ...FIX_CONTEXT, maxTokens: budgets.contextTokens },
       now: input.now,
       ...(input.onEvent ? { onEvent: input.onEvent } : {}),
@@ -119,11 +125,18 @@ export function fixDeps(input: FixSessionInput): FixDeps {
         ...(input.jobId !== undefined ? { jobId: input.jobId } : {}),
         maxSteps: budgets.maxSteps,
         maxTokens: budgets.maxTokens,
+        ...(budgets.maxCostUsd !== undefined ? { maxCostUsd: budgets.maxCostUsd } : {}),
         verify: commands.verify,
         setup: commands.setup,
       },
     },
   };
+}
+
+function costBudget(input: FixSessionInput): { cost?: CostBudget } {
+  const maxUsd = input.budgets.maxCostUsd;
+  if (maxUsd === undefined) return {};
+  return { cost: { maxUsd, price: input.price ?? null, model: input.model.name, maxReplyTokens: DEFAULT_MAX_REPLY_TOKENS } };
 }
 
 /**

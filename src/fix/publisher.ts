@@ -1,3 +1,4 @@
+import type { Tokens } from '../agent/types.js';
 import { neutralise } from '../util/neutralise.js';
 import type { VerifiedTree } from '../workspace/types.js';
 import { truncate } from '../util/truncate.js';
@@ -8,6 +9,8 @@ export interface PublishInput {
   baseCommit: string;
   task: string;
   summary: string;
+  /** The run's usage, as reported: what the publisher prices for the PR body and check run. */
+  tokens?: Tokens;
   /** Fixed for the run, so publishing again after a crash makes the same commit. */
   date: Date;
 }

@@ -135,6 +135,7 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
     baseCommit: state.baseCommit,
     task: state.task,
     summary: outcome.summary ?? '',
+    tokens: outcome.tokens,
     date: new Date(state.createdAt),
   });
   deps.state.set({ ...state, published });

@@ -5,7 +5,7 @@ export type HostCrashPoint = 'before_comment' | 'after_comment' | 'before_pull_r
 
 /**
  * A host that reaches a crash point either side of each write a job makes on GitHub: comments
- * (created or edited), pull requests, check runs. Everything else goes to `host` unchanged.
+ * (created or edited; review-thread replies too), pull requests, check runs. Everything else goes to `host` unchanged.
  */
 export function crashingHost(host: GitHost, crash: CrashPoints<HostCrashPoint>): GitHost {
   const around =
@@ -21,5 +21,6 @@ export function crashingHost(host: GitHost, crash: CrashPoints<HostCrashPoint>):
     updateComment: around('before_comment', 'after_comment', host.updateComment.bind(host)),
     upsertPullRequest: around('before_pull_request', 'after_pull_request', host.upsertPullRequest.bind(host)),
     upsertCheckRun: around('before_check_run', 'after_check_run', host.upsertCheckRun.bind(host)),
+    replyOnce: around('before_comment', 'after_comment', host.replyOnce.bind(host)),
   });
 }

@@ -1,6 +1,7 @@
 import type { ProbotOctokit } from 'probot';
 import { upsertCheckRun } from './check-runs.js';
 import { comment, updateComment, upsertComment } from './comments.js';
+import { conversation } from './conversation.js';
 import type { Sleep } from './create-once.js';
 import { failedChecks, failingCheckNames } from './failed-checks.js';
 import { gitToken } from './git-token.js';
@@ -9,6 +10,8 @@ import { issueClosure } from './issues.js';
 import { permission } from './permissions.js';
 import { getPullRequest, upsertPullRequest } from './pull-requests.js';
 import { react } from './reactions.js';
+import { replyOnce } from './review-replies.js';
+import { resolveReviewThread, reviewThreads } from './review-threads.js';
 import type { GitHost } from './types.js';
 
 export interface GitHostOptions {
@@ -55,6 +58,10 @@ export function createGitHost(
     failedChecks: (headSha, names) => failedChecks(deps, headSha, names),
     failingCheckNames: (ref) => failingCheckNames(deps, ref),
     issueClosure: (issueNumber) => issueClosure(deps, issueNumber),
+    conversation: (issueNumber) => conversation(deps, issueNumber),
+    reviewThreads: (pullNumber) => reviewThreads(deps, pullNumber),
+    replyOnce: (pullNumber, commentId, marker, body) => replyOnce(deps, pullNumber, commentId, marker, body),
+    resolveReviewThread: (threadId) => resolveReviewThread(deps, threadId),
     gitToken: options.gitToken ?? (() => gitToken(deps)),
   };
 }

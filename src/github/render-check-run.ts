@@ -5,6 +5,7 @@ import { renderTestChanges } from './render-test-changes.js';
 import type { Evidence } from './report.js';
 import type { CheckRunOutput } from './types.js';
 import { untrustedMarkdown } from './untrusted-text.js';
+import { costSentence, type CostText } from '../util/cost-sentence.js';
 
 /** A check run that reports no verified tree (attempts limit, tests never green). */
 export interface CheckRunFailure {
@@ -24,7 +25,8 @@ function isEvidence(input: Evidence | CheckRunFailure): input is Evidence {
  * Output of `greenfix/verify`: the evidence, or the reason there is none. Within GitHub's limits.
  * `runLog` (the run log's Markdown, which carries the test output) replaces the test output tail.
  */
-export function renderCheckRunOutput(input: Evidence | CheckRunFailure, runLog?: string): CheckRunOutput {
+export function renderCheckRunOutput(input: Evidence | CheckRunFailure, runLog?: string, cost?: CostText): CheckRunOutput {
+  const costLine = cost ? `\n\n${costSentence(cost, 'The model usage of this job')}` : '';
   if (isEvidence(input)) {
     return fitCheckRunOutput({
       title: oneLine(
@@ -33,13 +35,13 @@ export function renderCheckRunOutput(input: Evidence | CheckRunFailure, runLog?:
           : `Verified (no new failures): ${input.command} on tree ${input.tree.slice(0, 12)}`,
         255,
       ),
-      summary: [evidenceFacts(input), ...(input.tests ? [renderTestChanges(input.tests)] : []), howToCheck(input)].join('\n\n'),
+      summary: [evidenceFacts(input), ...(input.tests ? [renderTestChanges(input.tests)] : []), howToCheck(input)].join('\n\n') + costLine,
       text: runLog ?? `Test output (tail) of ${codeSpan(input.command)}:\n\n${codeBlock(tail(input.outputTail, TEXT_TAIL_CHARS))}`,
     });
   }
   const output: CheckRunOutput = {
     title: oneLine(input.title, 255),
-    summary: untrustedMarkdown(input.reason, 60_000),
+    summary: `${untrustedMarkdown(input.reason, 60_000)}${costLine}`,
   };
   if (input.outputTail && input.outputTail.trim() !== '') output.text = codeBlock(tail(input.outputTail, TEXT_TAIL_CHARS));
   return fitCheckRunOutput(output);

@@ -3,6 +3,7 @@ import { renderEvidence } from './render-evidence.js';
 import type { Evidence } from './report.js';
 import { pullRequestMarker } from './status-marker.js';
 import { untrustedMarkdown } from './untrusted-text.js';
+import { costSentence, type CostText } from '../util/cost-sentence.js';
 
 export interface PullRequestBodyInput {
   issueNumber: number | null;
@@ -11,6 +12,8 @@ export interface PullRequestBodyInput {
   evidence: Evidence;
   jobId: string;
   retryHint: string;
+  /** What the fix cost (model/cost.ts `costText`); absent: not said. */
+  cost?: CostText;
 }
 
 const SUMMARY_CHARS = 20_000;
@@ -27,6 +30,7 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
       : 'greenfix opened this pull request under `verify_mode: no_new_failures`: on exactly the tree it committed, no test that passed on the base fails, and the tests listed as fail → pass now pass. The tests listed as still failing failed on the base too.';
   parts.push('---', '### Evidence', why);
   parts.push(renderEvidence(input.evidence));
+  if (input.cost) parts.push(costSentence(input.cost, 'The model usage of this fix'));
   parts.push(`<sub>${input.retryHint}</sub>`, pullRequestMarker(input.jobId));
   return fitBody(parts.join('\n\n'));
 }

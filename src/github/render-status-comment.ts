@@ -3,6 +3,7 @@ import { codeBlock, details, oneLine, tail } from './markdown.js';
 import { renderEvidence } from './render-evidence.js';
 import type { JobOutcomeReport, JobReport, Phase, PhaseName, PhaseState } from './report.js';
 import { untrustedMarkdown } from './untrusted-text.js';
+import { costSentence, type CostText } from '../util/cost-sentence.js';
 
 const ICONS: Record<PhaseState, string> = { done: '✅', running: '⏳', pending: '⬜', failed: '❌', skipped: '⏭️' };
 const LABELS: Record<PhaseName, string> = {
@@ -14,8 +15,8 @@ const LABELS: Record<PhaseName, string> = {
   verification: 'Verification',
   pull_request: 'Pull request',
 };
-const HEADINGS: Record<JobReport['kind'], string> = { issue: 'fixing this issue', retry: 'retrying', ci_fix: 'fixing the failing checks', doctor: 'checking this repository' };
-const DONE_HEADINGS: Record<JobReport['kind'], string> = { issue: 'this issue', retry: 'this retry', ci_fix: 'the failing checks', doctor: 'the readiness check' };
+const HEADINGS: Record<JobReport['kind'], string> = { issue: 'fixing this issue', retry: 'retrying', ci_fix: 'fixing the failing checks', review: 'answering the review', doctor: 'checking this repository' };
+const DONE_HEADINGS: Record<JobReport['kind'], string> = { issue: 'this issue', retry: 'this retry', ci_fix: 'the failing checks', review: 'the review', doctor: 'the readiness check' };
 const OUTCOME_ICONS: Record<JobOutcomeReport['status'], string> = { published: '🎉', not_verified: '⚠️', failed: '❌', cancelled: '🛑' };
 const OUTPUT_TAIL_CHARS = 6000;
 
@@ -25,7 +26,8 @@ function phaseLine(phase: Phase): string {
 }
 
 function usage(report: JobReport): string {
-  return `<sub>${report.steps} / ${report.maxSteps} steps · ${report.tokens.toLocaleString('en-US')} tokens · job ${report.jobId.replace(/[<>&]/g, '_')}</sub>`;
+  const cost = report.cost ? ` · ${report.cost.text}` : '';
+  return `<sub>${report.steps} / ${report.maxSteps} steps · ${report.tokens.toLocaleString('en-US')} tokens${cost} · job ${report.jobId.replace(/[<>&]/g, '_')}</sub>`;
 }
 
 /** Links to the run log: the check run on GitHub, and the run page when there is one (URLs are greenfix's own). */
@@ -34,14 +36,16 @@ function runLogLinks(o: JobOutcomeReport): string[] {
   return links.length > 0 ? [links.join(' · ')] : [];
 }
 
-function outcome(o: JobOutcomeReport, retryHint: string): string {
+function outcome(o: JobOutcomeReport, retryHint: string, cost: CostText | undefined): string {
   const sentence = untrustedMarkdown(oneLine(o.sentence, 500), 500);
   if (o.status === 'published' && o.pullRequest) {
     const parts = [`### ${OUTCOME_ICONS.published} Pull request [#${o.pullRequest.number}](${o.pullRequest.url})`, sentence, ...runLogLinks(o)];
+    if (cost) parts.push(costSentence(cost, 'This fix'));
     if (o.evidence) parts.push(details('Evidence: the tests passed on exactly the committed tree', renderEvidence(o.evidence, 3000)));
     return parts.join('\n\n');
   }
   const parts = [`### ${OUTCOME_ICONS[o.status]} ${o.status === 'cancelled' ? 'Cancelled' : 'No pull request'}`, sentence, ...runLogLinks(o)];
+  if (cost) parts.push(costSentence(cost, 'This attempt', 'produced no pull request'));
   if (o.outputTail && o.outputTail.trim() !== '') parts.push(details('Last test output', codeBlock(tail(o.outputTail, OUTPUT_TAIL_CHARS))));
   parts.push(retryHint);
   return parts.join('\n\n');
@@ -51,6 +55,6 @@ function outcome(o: JobOutcomeReport, retryHint: string): string {
 export function renderStatusComment(report: JobReport, retryHint: string): string {
   const heading = report.outcome ? `**greenfix** worked on ${DONE_HEADINGS[report.kind]}.` : `**greenfix** is ${HEADINGS[report.kind]}.`;
   const parts = [heading, report.phases.map(phaseLine).join('\n'), usage(report)];
-  if (report.outcome) parts.push(outcome(report.outcome, retryHint));
+  if (report.outcome) parts.push(outcome(report.outcome, retryHint, report.cost));
   return fitBody(parts.join('\n\n'));
 }

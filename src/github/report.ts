@@ -1,5 +1,6 @@
 import type { JobKind } from '../triggers/types.js';
 import type { TestEvidence } from '../verify/test-evidence.js';
+import type { CostText } from '../util/cost-sentence.js';
 
 /**
  * What a job's status comment, PR body and check run say, as data: the job runner fills it in,
@@ -53,6 +54,8 @@ export interface JobReport {
   steps: number;
   maxSteps: number;
   tokens: number;
+  /** Cost so far, worded once (model/cost.ts `costText`): "$0.84" or "cost unknown (no price for m)". */
+  cost?: CostText;
   outcome?: JobOutcomeReport;
 }
 

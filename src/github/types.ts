@@ -67,6 +67,41 @@ export interface IssueClosure {
   author: string | null;
 }
 
+/** One comment of a review thread, oldest first in its thread. */
+export interface ReviewThreadComment {
+  /** The REST id (`databaseId`): replies and reactions use it. */
+  id: number;
+  author: string | null;
+  body: string;
+  /** The diff hunk GitHub shows above the comment. */
+  diffHunk: string;
+  /** The review it belongs to (REST id), or null. */
+  reviewId: number | null;
+}
+
+/** A review thread as GitHub's GraphQL `reviewThreads` has it: anchored lines, state, comments. */
+export interface ReviewThread {
+  /** The GraphQL node id (`resolveReviewThread` takes it). */
+  id: string;
+  path: string;
+  /** Lines on `side` in the PR's head; null when the thread is outdated (then `originalLine` is what it was on). */
+  line: number | null;
+  startLine: number | null;
+  originalLine: number | null;
+  originalStartLine: number | null;
+  side: 'LEFT' | 'RIGHT';
+  isOutdated: boolean;
+  isResolved: boolean;
+  comments: ReviewThreadComment[];
+}
+
+/** A comment in an issue's or PR's conversation. */
+export interface ConversationComment {
+  author: string;
+  bot: boolean;
+  body: string;
+}
+
 export interface GitHost {
   readonly owner: string;
   readonly repo: string;
@@ -94,6 +129,17 @@ export interface GitHost {
   failingCheckNames(ref: string): Promise<string[]>;
   /** Who closed the issue and who opened it; null while it is open. */
   issueClosure(issueNumber: number): Promise<IssueClosure | null>;
+  /** The conversation of an issue or PR (its comments, oldest first, every page). */
+  conversation(issueNumber: number): Promise<ConversationComment[]>;
+  /** Every review thread of a pull request, with its comments (GraphQL `reviewThreads`). */
+  reviewThreads(pullNumber: number): Promise<ReviewThread[]>;
+  /**
+   * The one reply in a review thread that contains `marker`, created if absent (found again after
+   * a failed create, as comments are). `commentId` is the thread's first comment. Returns its id.
+   */
+  replyOnce(pullNumber: number, commentId: number, marker: string, body: string): Promise<number>;
+  /** Marks a review thread resolved (GraphQL `resolveReviewThread`); resolving twice is harmless. */
+  resolveReviewThread(threadId: string): Promise<void>;
   /** A short-lived token for git over HTTPS; handed to the git process only. */
   gitToken(): Promise<string>;
 }

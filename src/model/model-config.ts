@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
+import { parsePrices, type PriceTable } from './prices.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 
 export interface ModelConfig {
@@ -11,6 +12,8 @@ export interface ModelConfig {
   /** Per attempt; generous because local models on a CPU are slow. */
   timeoutMs: number;
   retry: RetryPolicy;
+  /** GREENFIX_PRICES over the built-in entries (prices.ts). */
+  prices: PriceTable;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -36,15 +39,22 @@ const ModelEnv = z.object({
 /** Reads the model settings from the environment; every problem is reported at once as ConfigError. */
 export function modelConfigFromEnv(env: Record<string, string | undefined>): ModelConfig {
   const parsed = ModelEnv.safeParse(env);
-  if (!parsed.success) {
-    // Messages name the variable and the rule, never the value: OPENAI_API_KEY is a secret.
-    throw new ConfigError('environment', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  // Messages name the variable and the rule, never the value: OPENAI_API_KEY is a secret.
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  let prices: PriceTable | null = null;
+  try {
+    prices = parsePrices(env.GREENFIX_PRICES);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(...error.problems.map((p) => `GREENFIX_PRICES: ${p}`));
   }
+  if (!parsed.success || !prices) throw new ConfigError('environment', problems);
   return {
     baseURL: parsed.data.OPENAI_BASE_URL ?? DEFAULT_BASE_URL,
     apiKey: parsed.data.OPENAI_API_KEY ?? 'none',
     model: parsed.data.GREENFIX_MODEL ?? DEFAULT_MODEL,
     timeoutMs: DEFAULT_TIMEOUT_MS,
     retry: DEFAULT_RETRY_POLICY,
+    prices,
   };
 }

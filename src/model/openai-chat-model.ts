@@ -59,6 +59,7 @@ export class OpenAIChatModel implements ChatModel {
       messages: toWireMessages(request.messages),
       ...(request.tools.length > 0 ? { tools: toWireTools(request.tools), tool_choice: 'auto' as const } : {}),
       ...(temperature === undefined ? {} : { temperature }),
+      ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
     };
     const ctx = { ...this.#options, now: this.#deps.now };
     return withRetries(

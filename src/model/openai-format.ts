@@ -48,7 +48,14 @@ const WireCompletion = z.object({
       }),
     )
     .min(1),
-  usage: z.object({ prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish() }).nullish(),
+  usage: z
+    .object({
+      prompt_tokens: z.number().nullish(),
+      completion_tokens: z.number().nullish(),
+      // OpenAI and DeepSeek-compatible servers report the cached part of the prompt here.
+      prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+    })
+    .nullish(),
 });
 
 /** A chat completion body as our ChatResponse; anything else is ModelError('invalid_response'). */
@@ -68,6 +75,15 @@ export function fromWireCompletion(body: unknown): ChatResponse {
   }));
   return {
     message: { role: 'assistant', content: message.content ?? null, ...(toolCalls.length > 0 ? { toolCalls } : {}) },
-    usage: { promptTokens: parsed.data.usage?.prompt_tokens ?? 0, completionTokens: parsed.data.usage?.completion_tokens ?? 0 },
+    usage: usageOf(parsed.data.usage),
+  };
+}
+
+function usageOf(usage: z.infer<typeof WireCompletion>['usage']): ChatResponse['usage'] {
+  const cached = usage?.prompt_tokens_details?.cached_tokens ?? 0;
+  return {
+    promptTokens: usage?.prompt_tokens ?? 0,
+    completionTokens: usage?.completion_tokens ?? 0,
+    ...(cached > 0 ? { cachedPromptTokens: cached } : {}),
   };
 }

@@ -26,6 +26,7 @@ export class ScriptedModel implements ChatModel {
       usage: {
         promptTokens: turn.usage?.prompt ?? estimateTokens(request.messages, request.tools),
         completionTokens: turn.usage?.completion ?? estimateTokens([message]),
+        ...(turn.usage?.cached ? { cachedPromptTokens: turn.usage.cached } : {}),
       },
     };
   }

@@ -8,7 +8,9 @@ export const ScriptTurn = z.strictObject({
   tool_calls: z
     .array(z.strictObject({ name: z.string().min(1), arguments: z.union([z.record(z.string(), z.unknown()), z.string()]) }))
     .optional(),
-  usage: z.strictObject({ prompt: z.number().int().nonnegative(), completion: z.number().int().nonnegative() }).optional(),
+  usage: z
+    .strictObject({ prompt: z.number().int().nonnegative(), completion: z.number().int().nonnegative(), cached: z.number().int().nonnegative().optional() })
+    .optional(),
 });
 export type ScriptTurn = z.infer<typeof ScriptTurn>;
 

@@ -37,6 +37,8 @@ export interface ToolSpec {
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
+  /** The part of `promptTokens` the endpoint served from its prompt cache (priced lower), when it says. */
+  cachedPromptTokens?: number;
 }
 
 export interface ChatRequest {
@@ -47,6 +49,8 @@ export interface ChatRequest {
    * scripted model replays by it, since the context budget may drop old replies from `messages`.
    */
   turn?: number;
+  /** Most completion tokens of this reply (sent as `max_tokens`): set when a cost budget needs a worst case. */
+  maxTokens?: number;
   /** 'handoff': the loop asks for a summary of earlier turns (agent/compact.ts), not a next step. */
   purpose?: 'handoff';
   signal?: AbortSignal;

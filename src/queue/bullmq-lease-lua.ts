@@ -8,6 +8,15 @@ import { RECORD_PRELUDE } from './bullmq-record-prelude.js';
 const HELD = `${RECORD_PRELUDE}
 local id, token = ARGV[4], ARGV[5]
 local isHeld = held(id, token)
+-- The job's spend so far (USD as a string, '' = none), all attempts: its total never goes down, so
+-- the same total recorded again (a retried call) changes nothing.
+local function recordSpend(usd)
+  if usd == nil or usd == '' or tonumber(usd) <= 0 then return end
+  local old = redis.call('HGET', P .. ':spend:usd', id)
+  if old and tonumber(old) >= tonumber(usd) then return end
+  redis.call('HSET', P .. ':spend:usd', id, usd)
+  redis.call('ZADD', P .. ':spend:' .. get(id, 'repo_key'), NOW, id)
+end
 `;
 
 /** Returns { held (0|1), cancel_reason or nil }; the caller extends BullMQ's lock when held. */
@@ -15,9 +24,10 @@ export const HEARTBEAT_LUA = `${HELD}
 return { isHeld and 1 or 0, get(id, 'cancel_reason') }
 `;
 
-/** ARGV[6] = result JSON ('' = null). Returns 1, or 0 when the lease is lost. */
+/** ARGV[6] = result JSON ('' = null), ARGV[7] = spend USD ('' = none). Returns 1, or 0 when the lease is lost. */
 export const COMPLETE_LUA = `${HELD}
 if not isHeld then return 0 end
+recordSpend(ARGV[7])
 if ARGV[6] == '' then redis.call('HDEL', jk(id), 'result') else redis.call('HSET', jk(id), 'result', ARGV[6]) end
 move(id, 'running', 'succeeded')
 return 1
@@ -25,12 +35,14 @@ return 1
 
 /**
  * ARGV[6] = message, ARGV[7] = retryable (0|1), ARGV[8] = attempts the caller read (the backoff
- * was computed from it), ARGV[9] = backoff delay ms. A job flagged for cancellation is not retried.
+ * was computed from it), ARGV[9] = backoff delay ms, ARGV[10] = spend USD ('' = none). A job flagged
+ * for cancellation is not retried.
  * Returns { 'queued', run after } or { 'failed', 0 }, or 0 when the lease is lost.
  */
 export const FAIL_LUA = `${HELD}
 if not isHeld or (ARGV[8] ~= '' and get(id, 'attempts') ~= ARGV[8]) then return 0 end
 local retry = ARGV[7] == '1' and num(id, 'attempts') < num(id, 'max_attempts') and not get(id, 'cancel_reason')
+recordSpend(ARGV[10])
 redis.call('HSET', jk(id), 'error', ARGV[6])
 if retry then
   local runAfter = NOW + tonumber(ARGV[9])
@@ -51,9 +63,19 @@ move(id, 'running', get(id, 'cancel_reason') and 'cancelled' or 'queued')
 return 1
 `;
 
+/** ARGV[6] = spend USD ('' = none). */
 export const MARK_CANCELLED_LUA = `${HELD}
 if not isHeld then return 0 end
+recordSpend(ARGV[6])
 redis.call('HSETNX', jk(id), 'cancel_reason', 'cancelled by the worker')
 move(id, 'running', 'cancelled')
 return 1
+`;
+
+/** spent(repoKey ARGV[4], since ARGV[5]): the sum of the spend recorded for the repository since then, as a string. */
+export const SPENT_LUA = `${RECORD_PRELUDE}
+local total = 0
+local members = redis.call('ZRANGEBYSCORE', P .. ':spend:' .. ARGV[4], ARGV[5], '+inf')
+for _, member in ipairs(members) do total = total + tonumber(redis.call('HGET', P .. ':spend:usd', member) or '0') end
+return tostring(total)
 `;

@@ -84,15 +84,15 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
       const extended = isHeld === 1 && (await dispatch.extendLock(lease.jobId, lease.token, leaseMs));
       return { held: extended, cancelReason: reason ?? null };
     },
-    async complete(lease, result) {
-      held(lease, await run('gfComplete', lease.jobId, lease.token, result === undefined ? '' : JSON.stringify(result)));
+    async complete(lease, result, spendUsd) {
+      held(lease, await run('gfComplete', lease.jobId, lease.token, result === undefined ? '' : JSON.stringify(result), spendArg(spendUsd)));
       await dispatch.complete(lease.jobId, lease.token, result);
     },
     async fail(lease, failOptions) {
       const job = await reads.get(lease.jobId);
       if (!job) throw new LeaseLostError(lease.jobId);
       const delay = backoffDelay(job.attempts, backoff);
-      const answer = await run('gfFail', lease.jobId, lease.token, failOptions.message, failOptions.retryable ? 1 : 0, job.attempts, delay);
+      const answer = await run('gfFail', lease.jobId, lease.token, failOptions.message, failOptions.retryable ? 1 : 0, job.attempts, delay, spendArg(failOptions.spendUsd));
       held(lease, answer);
       const [state, runAfter] = answer as ['queued' | 'failed', number];
       if (state === 'queued') await dispatch.delay(lease.jobId, lease.token, runAfter);
@@ -103,8 +103,8 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
       held(lease, await run('gfRelease', lease.jobId, lease.token));
       await dispatch.handBack(lease.jobId, lease.token);
     },
-    async markCancelled(lease) {
-      held(lease, await run('gfMarkCancelled', lease.jobId, lease.token));
+    async markCancelled(lease, spendUsd) {
+      held(lease, await run('gfMarkCancelled', lease.jobId, lease.token, spendArg(spendUsd)));
       await dispatch.fail(lease.jobId, lease.token, 'cancelled');
     },
     cancel: async (subject, reason) => ((await run('gfCancel', subject, reason)) as unknown[]).map(hashToJob),
@@ -116,6 +116,7 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
       return lapsed.length;
     },
     noteOnce: reads.noteOnce,
+    spent: async (repoKey, since) => Number(await run('gfSpent', repoKey, since)),
     prune: async (before, limit) => Number(await run('gfPrune', before, limit)),
     counts: reads.counts,
     async close() {
@@ -124,3 +125,6 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
     },
   };
 }
+
+/** A spend for the record scripts: exact decimal text ('' = none), never a float rounded by Lua's tostring. */
+const spendArg = (usd: number | undefined): string => (usd === undefined || !(usd > 0) ? '' : String(usd));

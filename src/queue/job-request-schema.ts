@@ -22,8 +22,14 @@ const ciSchema = z.looseObject({
   workflowRunId: z.number().int().optional(),
 });
 
+const reviewSchema = z.looseObject({
+  reviewId: z.number().int().optional(),
+  commentId: z.number().int().optional(),
+  body: z.string(),
+});
+
 export const jobRequestSchema = z.looseObject({
-  kind: z.enum(['issue', 'retry', 'ci_fix', 'doctor']),
+  kind: z.enum(['issue', 'retry', 'ci_fix', 'review', 'doctor']),
   installationId: z.number().int(),
   repo: repoSchema,
   number: z.number().int(),
@@ -33,4 +39,5 @@ export const jobRequestSchema = z.looseObject({
   sender: z.string(),
   instructions: z.string().optional(),
   ci: ciSchema.optional(),
+  review: reviewSchema.optional(),
 }) satisfies z.ZodType<JobRequest>;

@@ -8,10 +8,11 @@ const HELD = `id = @jobId AND lease_token = @token AND state = 'running'`;
 
 export interface LeaseOps {
   heartbeat(lease: Lease, leaseMs: number): HeartbeatResult;
-  complete(lease: Lease, result: unknown): void;
+  complete(lease: Lease, result: unknown, spendUsd?: number): void;
   fail(lease: Lease, options: FailOptions): 'queued' | 'failed';
   release(lease: Lease): void;
-  markCancelled(lease: Lease): void;
+  markCancelled(lease: Lease, spendUsd?: number): void;
+  spent(repoKey: string, since: number): number;
 }
 
 /**
@@ -44,6 +45,20 @@ export function createLeaseOps(ctx: SqliteContext): LeaseOps {
   const mustHold = (lease: Lease, changes: number) => {
     if (changes === 0) throw new LeaseLostError(lease.jobId);
   };
+  // Only while the lease is held, inside the transaction that ends it. The job's total never goes down:
+  // recording the same total again (a retried call) changes nothing.
+  const recordSpend = db.prepare<Lease & { usd: number; now: number }>(
+    `INSERT INTO spend (job_id, repo_key, usd, at) SELECT id, repo_key, @usd, @now FROM jobs WHERE ${HELD}
+       ON CONFLICT (job_id) DO UPDATE SET usd = excluded.usd, at = excluded.at WHERE excluded.usd > spend.usd`,
+  );
+  const spentSince = db.prepare<{ repoKey: string; since: number }, { usd: number | null }>(
+    'SELECT SUM(usd) AS usd FROM spend WHERE repo_key = @repoKey AND at >= @since',
+  );
+  const withSpend = (lease: Lease, spendUsd: number | undefined, end: () => number) =>
+    db.transaction(() => {
+      if (spendUsd !== undefined && spendUsd > 0) recordSpend.run({ ...pick(lease), usd: spendUsd, now: ctx.now() });
+      mustHold(lease, end());
+    }).immediate();
   const fail = db.transaction((lease: Lease, options: FailOptions): 'queued' | 'failed' => {
     const row = held.get(pick(lease));
     if (!row) throw new LeaseLostError(lease.jobId);
@@ -51,6 +66,7 @@ export function createLeaseOps(ctx: SqliteContext): LeaseOps {
     const retry = options.retryable && row.attempts < row.max_attempts && row.cancel_reason === null;
     const runAfter = retry ? now + backoffDelay(row.attempts, ctx.backoff) : row.run_after;
     const state = retry ? 'queued' : 'failed';
+    if (options.spendUsd !== undefined && options.spendUsd > 0) recordSpend.run({ ...pick(lease), usd: options.spendUsd, now });
     settleFailure.run({ ...pick(lease), state, error: options.message, runAfter, now });
     return state;
   });
@@ -61,10 +77,11 @@ export function createLeaseOps(ctx: SqliteContext): LeaseOps {
       if (renewed) return { held: true, cancelReason: renewed.cancel_reason };
       return { held: false, cancelReason: reasonOf.get(lease.jobId)?.cancel_reason ?? null };
     },
-    complete: (lease, result) => mustHold(lease, complete.run({ ...pick(lease), result: resultToColumn(result), now: ctx.now() }).changes),
+    complete: (lease, result, spendUsd) => withSpend(lease, spendUsd, () => complete.run({ ...pick(lease), result: resultToColumn(result), now: ctx.now() }).changes),
     fail: (lease, options) => fail.immediate(lease, options),
     release: (lease) => mustHold(lease, release.run({ ...pick(lease), now: ctx.now() }).changes),
-    markCancelled: (lease) => mustHold(lease, cancelled.run({ ...pick(lease), now: ctx.now() }).changes),
+    markCancelled: (lease, spendUsd) => withSpend(lease, spendUsd, () => cancelled.run({ ...pick(lease), now: ctx.now() }).changes),
+    spent: (repoKey, since) => spentSince.get({ repoKey, since })?.usd ?? 0,
   };
 }
 

@@ -33,6 +33,14 @@ const MIGRATIONS: readonly string[] = [
      key TEXT PRIMARY KEY,
      created_at INTEGER NOT NULL
    );`,
+  // Spend per job, the total of all its attempts so far (a resumed run's usage includes the earlier ones).
+  `CREATE TABLE spend (
+     job_id TEXT PRIMARY KEY,
+     repo_key TEXT NOT NULL,
+     usd REAL NOT NULL CHECK (usd >= 0),
+     at INTEGER NOT NULL
+   );
+   CREATE INDEX spend_by_repo ON spend (repo_key, at);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -83,6 +83,8 @@ export interface FailOptions {
   message: string;
   /** Transient failures are retried with backoff while attempts remain. */
   retryable: boolean;
+  /** USD the job spent so far (all attempts), recorded with the failure in one transaction. */
+  spendUsd?: number;
 }
 
 export interface JobQueue {
@@ -90,13 +92,20 @@ export interface JobQueue {
   /** The next runnable job, or null: queued (or lease expired), `runAfter` passed, repo not busy. */
   claim(options: ClaimOptions): Promise<Claimed | null>;
   heartbeat(lease: Lease, leaseMs: number): Promise<HeartbeatResult>;
-  complete(lease: Lease, result: unknown): Promise<void>;
+  /**
+   * `spendUsd`: what the job cost so far (all its attempts: a resumed run's usage includes the
+   * earlier ones), recorded in the same transaction as the completion. A job's recorded total only
+   * grows, so recording it again (a retried call) never counts it twice. Read by `spent`.
+   */
+  complete(lease: Lease, result: unknown, spendUsd?: number): Promise<void>;
   /** Returns the state the job is left in: 'queued' (will retry) or 'failed'. */
   fail(lease: Lease, options: FailOptions): Promise<'queued' | 'failed'>;
   /** Gives the job back unfinished (graceful shutdown), without counting an attempt against it. */
   release(lease: Lease): Promise<void>;
   /** Marks the job cancelled (after a cancel request, once the worker stopped it). */
-  markCancelled(lease: Lease): Promise<void>;
+  markCancelled(lease: Lease, spendUsd?: number): Promise<void>;
+  /** USD recorded for the repository (`repoKey`) at or after `since` (epoch ms), by the queue's clock. */
+  spent(repoKey: string, since: number): Promise<number>;
   /** Cancels queued jobs of a subject and flags running ones; returns the jobs affected. */
   cancel(subject: string, reason: string): Promise<Job[]>;
   get(id: string): Promise<Job | null>;

@@ -1,4 +1,6 @@
+import type { Tokens } from '../agent/types.js';
 import type { RepoConfig } from '../config/repo-config.js';
+import type { CostText } from '../util/cost-sentence.js';
 import { renderCheckRunOutput } from '../github/render-check-run.js';
 import { renderPullRequestBody } from '../github/render-pull-request.js';
 import type { Evidence } from '../github/report.js';
@@ -19,6 +21,8 @@ export interface GitHubPublisherDeps {
   config: RepoConfig;
   jobId: string;
   push: PushBranch;
+  /** Words the run's cost (model/cost.ts); absent: the PR body and check run say nothing of it. */
+  describeCost?: (tokens: Tokens) => CostText;
   /** The run log's Markdown for the check run's text (the verified tree's diff stat); default: the test output only. */
   runLog?: (tree: string) => Promise<string | undefined>;
   /** Told where the check run is, for the status comment's link. */
@@ -55,11 +59,12 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
         protectedBranches: target.protectedBranches,
       });
       const evidence: Evidence = { ...input.verified, commit, branch: target.branch };
+      const cost = input.tokens && deps.describeCost ? { cost: deps.describeCost(input.tokens) } : {};
       const pr = await host.upsertPullRequest({
         head: target.branch,
         base: target.prBase,
         title: neutraliseTitle(target.title),
-        body: renderPullRequestBody({ issueNumber: target.fixesIssue, summary: input.summary, evidence, jobId: deps.jobId, retryHint: RETRY_HINT }),
+        body: renderPullRequestBody({ issueNumber: target.fixesIssue, summary: input.summary, evidence, jobId: deps.jobId, retryHint: RETRY_HINT, ...cost }),
         draft: deps.config.draft,
       });
       const runLog = deps.runLog ? await deps.runLog(input.verified.tree) : undefined;
@@ -69,7 +74,7 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
         externalId: deps.jobId,
         status: 'completed',
         conclusion: 'success',
-        output: renderCheckRunOutput(evidence, runLog),
+        output: renderCheckRunOutput(evidence, runLog, cost.cost),
         detailsUrl: pr.url,
       });
       deps.onCheckRun?.(check.url);

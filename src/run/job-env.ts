@@ -1,6 +1,7 @@
 import type { FixWrappers } from '../fix/fix-wrappers.js';
 import type { Tokens } from '../agent/types.js';
 import type { GitHost } from '../github/types.js';
+import type { ModelPrice } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
 import type { Sandbox } from '../sandbox/types.js';
@@ -22,6 +23,8 @@ export interface JobEnv {
   model: ChatModel;
   /** The workdir's dependency cache (`<workdir>/dep-cache`); absent = every setup installs. */
   depCache?: DepCache;
+  /** The model's price (GREENFIX_PRICES or built in); null or absent: every report says "cost unknown". */
+  price?: ModelPrice | null;
   /** A GitHost for the request's installation and repository. */
   hostFor(request: JobRequest): Promise<GitHost>;
   /** The raw `.github/greenfix.yml` (null when absent); throws on a YAML syntax error. */
@@ -39,6 +42,9 @@ export interface JobEnv {
   secrets?: readonly string[];
   /** The signed link to a job's run page, or null when no public URL is set (GREENFIX_PUBLIC_URL). */
   runPageUrl?: (jobId: string) => string | null;
-  /** Called once per finished job, for metrics; tokens as the model endpoint reported them. */
-  onFinished?: (summary: { kind: string; outcome: string; seconds: number; tokens: Tokens; steps: number }) => void;
+  /**
+   * Called once per finished job, for metrics; tokens as the model endpoint reported them (a failed
+   * or cancelled job: up to its last reply), `costUsd` null when the model has no price.
+   */
+  onFinished?: (summary: { kind: string; repo: string; outcome: string; seconds: number; tokens: Tokens; costUsd: number | null; steps: number }) => void;
 }

@@ -49,6 +49,17 @@ export const JobTargetSchema = z.strictObject({
   protectedBranches: z.array(z.string()),
   fixesIssue: z.number().nullable(),
   title: z.string(),
+  threads: z
+    .array(
+      z.strictObject({
+        commentId: z.number().int(),
+        threadId: z.string(),
+        path: z.string(),
+        startLine: z.number().int().nullable(),
+        line: z.number().int().nullable(),
+      }),
+    )
+    .optional(),
 }) satisfies z.ZodType<JobTarget>;
 
 /** A job's state: its `job` section is the target. Loaded once per attempt (throws StateFileError when damaged). */

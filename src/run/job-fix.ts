@@ -1,10 +1,15 @@
 import { join } from 'node:path';
+import type { Tokens } from '../agent/types.js';
 import type { RepoConfig } from '../config/repo-config.js';
+import { costOf, costText } from '../model/cost.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
 import type { FixResult } from '../fix/run-fix.js';
 import { setupSummary } from '../fix/setup-phase.js';
-import type { GitHost } from '../github/types.js';
+import type { FailedCheck, GitHost } from '../github/types.js';
+import { answerThreads, toAddressed } from './answer-threads.js';
+import { gatherTaskContext, pullRequestDiff } from './gather-context.js';
+import { readsReviewThreads } from './review-scope.js';
 import type { Job } from '../queue/types.js';
 import type { JobSandbox } from '../sandbox/types.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
@@ -40,14 +45,16 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const { env, job, config, host, files, state, target, reporter } = input;
   const { request } = job;
   void reporter.phase('workspace', 'running');
+  const saved = state.get('fix');
+  // A review's task shows the PR's diff against its base: the base comes along in the one fetch.
+  const diffBase = !saved && readsReviewThreads(request) ? (await host.getPullRequest(request.number)).baseRef : null;
   const { gitDir } = await syncMirror({
     workdir: env.workdir,
     repoId: request.repo.id,
     cloneUrl: request.repo.cloneUrl,
     token: await host.gitToken(),
-    refs: target.fetchRefs,
+    refs: diffBase ? [...new Set([...target.fetchRefs, `refs/heads/${diffBase}`])] : target.fetchRefs,
   });
-  const saved = state.get('fix');
   const base = saved?.baseCommit ?? (await resolveRef(gitDir, target.baseRef));
   const objectsWithin = join(env.workdir, 'mirrors');
   const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, store: state.workspaceStore(), objectsWithin });
@@ -56,7 +63,7 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   // A workflow run names the workflow, not its jobs' check runs: then every failed check counts.
   const ci = request.kind === 'ci_fix' && !saved ? request.ci : undefined;
   const failed = ci ? await host.failedChecks(ci.headSha, ci.workflowRunId ? undefined : ci.checks) : [];
-  const task = saved?.task ?? jobTask(request, target, failed);
+  const task = saved?.task ?? (await freshTask(input, failed, gitDir, base, diffBase));
 
   const links: RunLogLinks = { checkRun: null, page: env.runPageUrl?.(job.id) ?? null };
   const source: JobRunLogSource = { journal: files.journal, gitDir, base, secrets: env.secrets ?? [], pageUrl: links.page };
@@ -71,8 +78,42 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
       return null;
     });
   }
-  await report(reporter, result, files, links, target.baseRef.replace(/^refs\/(heads\/)?/, ''));
+  // From the outcome, not only the progress events: a resumed run may have made no call in this process.
+  reporter.report.cost = jobCost(env)(result.outcome.tokens);
+  reporter.report.tokens = result.outcome.tokens.prompt + result.outcome.tokens.completion;
+  const answered = result.status === 'published' ? await answerReview(input, result, gitDir) : null;
+  await report(reporter, result, files, links, target.baseRef.replace(/^refs\/(heads\/)?/, ''), answered);
   return result;
+}
+
+/** The task of a job that has none saved yet; the threads it answers are saved with the target. */
+async function freshTask(input: JobFixInput, failed: FailedCheck[], gitDir: string, base: string, diffBase: string | null): Promise<string> {
+  const { host, job, state, target } = input;
+  const diff = diffBase ? { base: diffBase, text: await pullRequestDiff(gitDir, await resolveRef(gitDir, `refs/heads/${diffBase}`), base) } : null;
+  const context = await gatherTaskContext({ host, request: job.request, target, diff });
+  if (readsReviewThreads(job.request)) state.set('job', { ...target, threads: context.threads.map(toAddressed) });
+  return jobTask(job.request, target, failed, context);
+}
+
+/** Replies in (and maybe resolves) the threads the job answered; idempotent, so a resumed job repeats none. */
+async function answerReview(input: JobFixInput, result: Extract<FixResult, { status: 'published' }>, gitDir: string): Promise<{ replied: number; resolved: number } | null> {
+  const threads = input.state.get('job')?.threads ?? [];
+  const verified = result.outcome.verified;
+  const baseCommit = input.state.get('fix')?.baseCommit;
+  if (threads.length === 0 || !verified || !baseCommit) return null;
+  return answerThreads({
+    host: input.host,
+    pullNumber: input.job.request.number,
+    jobId: input.job.id,
+    gitDir,
+    threads,
+    baseCommit,
+    commit: result.published.commit,
+    tree: result.published.tree,
+    command: verified.command,
+    summary: result.outcome.summary ?? '',
+    resolve: input.config.review.resolve_threads,
+  });
 }
 
 interface RunLogLinks {
@@ -98,8 +139,15 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
   return {
     workspace,
     commands,
-    budgets: { maxSteps: config.max_steps, maxTokens: config.max_tokens, timeoutMinutes: config.timeout_minutes, contextTokens: FIX_CONTEXT.maxTokens },
+    budgets: {
+      maxSteps: config.max_steps,
+      maxTokens: config.max_tokens,
+      timeoutMinutes: config.timeout_minutes,
+      contextTokens: FIX_CONTEXT.maxTokens,
+      ...(config.max_cost_usd !== undefined ? { maxCostUsd: config.max_cost_usd } : {}),
+    },
     model: env.model,
+    price: env.price ?? null,
     sandbox,
     publisher: githubPublisher({
       host,
@@ -109,6 +157,7 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
       config,
       jobId: job.id,
       push: env.push,
+      describeCost: jobCost(env),
       ...(source ? { runLog: (tree: string) => bestEffortRunLog(env, job.id, source, tree) } : {}),
       ...(links ? { onCheckRun: (url: string) => (links.checkRun = url) } : {}),
     }),
@@ -127,10 +176,15 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     onSetupDone: (setup) => void reporter.phase('setup', 'done', setupSummary(commands.setup ?? '', setup)),
     onBaseline: (line, cached) => void reporter.phase('baseline', 'done', cached ? `${line} (cached)` : line),
     onEvent: (event) => {
-      if (event.type === 'model') void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion);
+      if (event.type !== 'model') return;
+      reporter.usage = event.tokens;
+      void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion, jobCost(env)(event.tokens));
     },
   };
 }
+
+/** The job's cost in words: priced when the model has a price, else "cost unknown (no price for …)". */
+const jobCost = (env: JobEnv) => (tokens: Tokens) => costText(costOf(tokens, env.model.name, env.price ?? null));
 
 /** A worktree file the host would not read (see readRegularFile), in the worker's log. */
 const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn({ jobId: input.job.id }, message);
@@ -156,15 +210,16 @@ function onPhase(reporter: JobReporter, phase: 'setup' | 'baseline' | 'agent' | 
   }
 }
 
-async function report(reporter: JobReporter, result: FixResult, files: JobFiles, links: RunLogLinks, baseName: string): Promise<void> {
+async function report(reporter: JobReporter, result: FixResult, files: JobFiles, links: RunLogLinks, baseName: string, answered: { replied: number; resolved: number } | null): Promise<void> {
   const logLinks = { ...(links.checkRun ? { runLogUrl: links.checkRun } : {}), ...(links.page ? { runPageUrl: links.page } : {}) };
   if (result.status === 'published') {
     const { published, outcome } = result;
     const pr = published.pullRequest;
+    const threads = answered ? ` Answered ${answered.replied} review thread(s)${answered.resolved ? `, resolved ${answered.resolved}` : ''}.` : '';
     await reporter.phase('pull_request', 'done', pr ? `#${pr.number}` : published.branch);
     await reporter.finish({
       status: 'published',
-      sentence: pr ? `Opened ${pr.url} with a fix whose tests passed on exactly the committed tree.` : `Pushed ${published.branch}.`,
+      sentence: `${pr ? `Opened ${pr.url} with a fix whose tests passed on exactly the committed tree.` : `Pushed ${published.branch}.`}${threads}`,
       ...(pr ? { pullRequest: pr } : {}),
       ...logLinks,
       ...(outcome.verified ? { evidence: { ...outcome.verified, commit: published.commit, branch: published.branch } } : {}),

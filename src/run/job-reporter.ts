@@ -2,6 +2,8 @@ import { renderStatusComment } from '../github/render-status-comment.js';
 import { statusMarker } from '../github/status-marker.js';
 import type { JobOutcomeReport, JobReport, PhaseName, PhaseState } from '../github/report.js';
 import type { GitHost } from '../github/types.js';
+import type { CostText } from '../util/cost-sentence.js';
+import type { Tokens } from '../agent/types.js';
 
 export interface ReporterDeps {
   host: GitHost;
@@ -26,6 +28,8 @@ export class JobReporter {
   private lastWrite = Number.NEGATIVE_INFINITY;
   private chain: Promise<void> = Promise.resolve();
   private commentId: number | null = null;
+  /** The run's usage so far (the last progress event's), for what a failed or cancelled job cost. */
+  usage: Tokens = { prompt: 0, completion: 0 };
 
   constructor(private readonly deps: ReporterDeps) {}
 
@@ -44,9 +48,10 @@ export class JobReporter {
     return this.enqueue(false);
   }
 
-  progress(steps: number, tokens: number): Promise<void> {
+  progress(steps: number, tokens: number, cost?: CostText): Promise<void> {
     this.deps.report.steps = steps;
     this.deps.report.tokens = tokens;
+    if (cost !== undefined) this.deps.report.cost = cost;
     if (this.deps.now() - this.lastWrite < this.deps.minIntervalMs) return this.chain;
     this.lastWrite = this.deps.now();
     return this.enqueue(false);

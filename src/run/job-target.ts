@@ -19,6 +19,20 @@ export interface JobTarget {
   fixesIssue: number | null;
   /** The commit subject and PR title. */
   title: string;
+  /** The review threads the job answers, as they were when its task was written (review and PR retry jobs). */
+  threads?: AddressedThread[];
+}
+
+/** A review thread a job answers: where to reply, what to resolve, which lines of the base it is on. */
+export interface AddressedThread {
+  /** The thread's first comment (replies go under it). */
+  commentId: number;
+  /** GraphQL node id of the thread. */
+  threadId: string;
+  path: string;
+  /** Lines in the job's base commit (the PR head); null when outdated or on the old side. */
+  startLine: number | null;
+  line: number | null;
 }
 
 export type TargetPlan =

@@ -1,6 +1,7 @@
 import type { FailedCheck } from '../github/types.js';
 import type { JobRequest } from '../triggers/types.js';
 import type { JobTarget } from './job-target.js';
+import { EMPTY_TASK_CONTEXT, renderTaskContext, type TaskContext } from './task-context.js';
 
 /** Characters of CI output per failed check that go into the task. */
 const CHECK_CHARS = 6_000;
@@ -9,16 +10,21 @@ const CHECK_CHARS = 6_000;
  * The task the model reads. Its first line is the commit subject. Issue text, instructions and
  * CI output are untrusted; the agent sanitises the whole task before the model sees it.
  */
-export function jobTask(request: JobRequest, target: JobTarget, failed: FailedCheck[]): string {
+export function jobTask(request: JobRequest, target: JobTarget, failed: FailedCheck[], context: TaskContext = EMPTY_TASK_CONTEXT): string {
   const parts = [target.title, ''];
   if (request.kind === 'ci_fix') {
     parts.push(ciSection(request, failed));
     parts.push(`The pull request's description:\n${request.body.trim() || '(empty)'}`);
+  } else if (request.target === 'pull_request') {
+    parts.push(`The pull request's description:\n${request.body.trim() || '(empty)'}`);
   } else {
     parts.push(request.body.trim() || '(the issue has no description)');
   }
+  const reviewBody = request.review?.body.trim();
+  if (reviewBody) parts.push('', `The review by @${request.sender}:`, reviewBody);
+  parts.push(...renderTaskContext(context, target.fixesIssue !== null && request.target === 'pull_request' ? `Issue #${target.fixesIssue}` : 'The issue'));
   if (request.instructions) {
-    parts.push('', `Instructions from @${request.sender} (\`/agent retry\`):`, request.instructions);
+    parts.push('', `Instructions from @${request.sender} (\`/agent\`):`, request.instructions);
   }
   return parts.join('\n');
 }

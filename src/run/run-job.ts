@@ -1,3 +1,4 @@
+import { usdOf } from '../model/cost.js';
 import type { Tokens } from '../agent/types.js';
 import { loadRepoConfig } from '../config/load-repo-config.js';
 import type { RepoConfig } from '../config/repo-config.js';
@@ -40,9 +41,12 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
     ...(request.target === 'issue' ? { finishNote: () => closedIssueNote(host, request.number) } : {}),
   });
   const files = jobFiles(env.workdir, job.id);
-  const finished = (outcome: string, result: JobRunResult, tokens: Tokens = { prompt: 0, completion: 0 }, steps = 0): JobRunResult => {
-    env.onFinished?.({ kind: request.kind, outcome, seconds: (env.now() - started) / 1000, tokens, steps });
-    return result;
+  const finished = (outcome: string, result: JobRunResult, tokens: Tokens = reporter.usage, steps = reporter.report.steps): JobRunResult => {
+    const price = env.price ?? null;
+    const costUsd = price ? usdOf(tokens, price) : null;
+    const repo = `${request.repo.owner}/${request.repo.name}`;
+    env.onFinished?.({ kind: request.kind, repo, outcome, seconds: (env.now() - started) / 1000, tokens, costUsd, steps });
+    return costUsd !== null && costUsd > 0 ? { ...result, spendUsd: costUsd } : result;
   };
 
   if (!loaded.ok) {

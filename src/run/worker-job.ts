@@ -60,11 +60,13 @@ async function settle(deps: JobDeps, lease: Lease, result: JobRunResult, aborted
     deps.log.warn({ ...fields, result: result.type }, 'lease lost while the job ran; its result is dropped');
     return;
   }
-  if (result.type === 'succeeded') return report(deps, fields, 'job succeeded', () => queue.complete(lease, result.result));
+  // The job's spend so far goes into the store with its end, in one transaction (JobQueue.complete).
+  const spend = result.spendUsd;
+  if (result.type === 'succeeded') return report(deps, fields, 'job succeeded', () => queue.complete(lease, result.result, spend));
   if (result.type === 'cancelled' || aborted?.kind === 'cancelled') {
-    return report(deps, fields, 'job cancelled', () => queue.markCancelled(lease));
+    return report(deps, fields, 'job cancelled', () => queue.markCancelled(lease, spend));
   }
-  const failure = { message: result.message, retryable: result.retryable };
+  const failure = { message: result.message, retryable: result.retryable, ...(spend !== undefined ? { spendUsd: spend } : {}) };
   return report(deps, { ...fields, error: result.message }, 'job failed', async () => ({ state: await queue.fail(lease, failure) }));
 }
 

@@ -2,9 +2,9 @@ import type { Claimed, JobQueue } from '../queue/types.js';
 
 /** How runJob ended: the pool turns it into complete, fail or markCancelled on the queue. */
 export type JobRunResult =
-  | { type: 'succeeded'; result: unknown }
-  | { type: 'failed'; message: string; retryable: boolean }
-  | { type: 'cancelled' };
+  | { type: 'succeeded'; result: unknown; spendUsd?: number }
+  | { type: 'failed'; message: string; retryable: boolean; spendUsd?: number }
+  | { type: 'cancelled'; spendUsd?: number };
 
 /** Why the pool aborted a job's signal (`signal.reason`); runJob may branch on `kind`. */
 export type WorkerAbortReason =

@@ -3,6 +3,8 @@ import { issueCommentTrigger } from './issue-comment.js';
 import { issuesTrigger } from './issues.js';
 import { ignored } from './payload-helpers.js';
 import { pullRequestTrigger } from './pull-request.js';
+import { pullRequestReviewTrigger } from './pull-request-review.js';
+import { pullRequestReviewCommentTrigger } from './pull-request-review-comment.js';
 import type { TriggerContext, TriggerResult } from './types.js';
 import { workflowRunTrigger } from './workflow-run.js';
 
@@ -12,6 +14,8 @@ const TRIGGERS: Readonly<Record<string, Trigger>> = {
   issues: issuesTrigger,
   issue_comment: issueCommentTrigger,
   pull_request: pullRequestTrigger,
+  pull_request_review: pullRequestReviewTrigger,
+  pull_request_review_comment: pullRequestReviewCommentTrigger,
   check_run: checkRunTrigger,
   workflow_run: workflowRunTrigger,
 };

@@ -12,8 +12,8 @@ export interface RepoRef {
   defaultBranch: string;
 }
 
-/** `doctor`: the readiness check of `/agent doctor` (no fix, one comment). */
-export type JobKind = 'issue' | 'retry' | 'ci_fix' | 'doctor';
+/** `doctor`: the readiness check of `/agent doctor` (no fix, one comment); `review`: answers a pull request review. */
+export type JobKind = 'issue' | 'retry' | 'ci_fix' | 'review' | 'doctor';
 
 /** The failing CI a `ci_fix` job answers. Check names are sorted (they are part of the dedupe key). */
 export interface CiFailure {
@@ -50,6 +50,20 @@ export interface JobRequest {
   instructions?: string;
   /** With `ci_fix`: what failed. */
   ci?: CiFailure;
+  /** With `review`: the review (all its threads) or the one review comment (its thread) to answer. */
+  review?: ReviewScope;
+}
+
+/**
+ * What a `review` job answers: a submitted review (`reviewId`: every thread with a comment of that
+ * review, in one commit) or one review comment (`commentId`: its thread only). The threads
+ * themselves are read when the job runs (replies may have come since).
+ */
+export interface ReviewScope {
+  reviewId?: number;
+  commentId?: number;
+  /** The review's body (untrusted, capped); empty for a single review comment. */
+  body: string;
 }
 
 /** Stops what runs (or waits) for one issue or PR. */
@@ -77,7 +91,14 @@ export interface Refusal {
 }
 
 export type TriggerResult =
-  | { type: 'job'; request: JobRequest; /** Needs the sender's permission checked first. */ authorize: boolean }
+  | {
+      type: 'job';
+      request: JobRequest;
+      /** Needs the sender's permission checked first. */
+      authorize: boolean;
+      /** Not a command (a `changes_requested` review): a sender without write access gets no answer. */
+      quiet?: boolean;
+    }
   | { type: 'cancel'; request: CancelRequest; authorize: boolean }
   /**
    * With `authorize`, the refusal answers a command (`/agent …`): it goes to collaborators only,
@@ -96,6 +117,8 @@ export interface TriggerContext {
   label: string;
   /** Branch prefix of greenfix's own PRs (repo config, default `greenfix/`). */
   branchPrefix: string;
+  /** `review.on_request_changes` (repo config): any `changes_requested` review starts a job. Default false. */
+  reviewOnRequestChanges?: boolean;
 }
 
 /** The subject key: one active job per issue or PR of a repository. */

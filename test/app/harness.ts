@@ -7,6 +7,7 @@ import { noEffectWrappers } from '../../src/cli/crash-wrappers.js';
 import { startApp, type AppOptions, type RunningApp } from '../../src/cli/start-app.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
+import type { PriceTable } from '../../src/model/prices.js';
 import type { ChatModel } from '../../src/model/types.js';
 import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
 import type { JobQueue } from '../../src/queue/types.js';
@@ -46,6 +47,8 @@ export interface HarnessOptions {
   state?: Partial<FakeGitHubState>;
   /** Instead of the scripted model (e.g. a real client against a fake endpoint). */
   model?: ChatModel;
+  /** Model prices (GREENFIX_PRICES); default the built-in table, which has no `scripted`. */
+  prices?: PriceTable;
   /** Instead of a SQLite queue in the temp dir (e.g. the Redis queue); the harness closes it. */
   queue?: JobQueue;
   /** Probot's Octokit class; default UNTHROTTLED_OCTOKIT. */
@@ -110,6 +113,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     log,
     queue,
     model: options.model ?? new ScriptedModel(options.script),
+    ...(options.prices ? { prices: options.prices } : {}),
     sandbox,
     workdir: join(dir, 'work'),
     concurrency: 2,

@@ -240,3 +240,14 @@ describe('OpenAIChatModel permanent failures', () => {
     }
   });
 });
+
+describe('OpenAIChatModel usage and cost limits', () => {
+  it('reads the cached part of the prompt and sends max_tokens only when the request sets it', async () => {
+    const body = completion({ content: 'ok' }, { prompt_tokens: 1000, completion_tokens: 20 }) as Record<string, unknown>;
+    (body.usage as Record<string, unknown>).prompt_tokens_details = { cached_tokens: 600 };
+    server.script({ status: 200, json: body });
+    const response = await makeModel().model.complete({ messages: hello, tools: [], maxTokens: 4096 });
+    expect(response.usage).toEqual({ promptTokens: 1000, completionTokens: 20, cachedPromptTokens: 600 });
+    expect(server.requests[0]!.body).toEqual({ model: 'test-model', messages: [{ role: 'user', content: 'hi' }], max_tokens: 4096 });
+  });
+});

@@ -1,4 +1,5 @@
 import type { FakeCheckRun, FakeGitHubState, FakePull } from './fake-github-state.js';
+import { addReply, answerGraphql, reviewCommentJson, reviewJson } from './fake-github-reviews.js';
 
 export interface FakeResponse {
   status: number;
@@ -79,6 +80,14 @@ const routes: Route[] = [
     Object.assign(pull, b.title ? { title: b.title } : {}, b.body !== undefined ? { body: b.body } : {});
     return json(200, pullJson(s, pull));
   }],
+  ['POST', /^(?:\/api)?\/graphql$/, (s, _p, b) => answerGraphql(s, b)],
+  ['GET', new RegExp(`^${R}/pulls/(?<n>\\d+)/comments$`), (s, p) =>
+    json(200, s.reviewComments.filter((c) => c.pull === Number(p.n)).sort((a, b) => a.id - b.id).map((c) => reviewCommentJson(s, c)))],
+  ['POST', new RegExp(`^${R}/pulls/(?<n>\\d+)/comments/(?<id>\\d+)/replies$`), (s, p, b) => {
+    const reply = addReply(s, Number(p.n), Number(p.id), String(b.body ?? ''));
+    return reply ? json(201, reviewCommentJson(s, reply)) : json(404, { message: 'Not Found' });
+  }],
+  ['GET', new RegExp(`^${R}/pulls/(?<n>\\d+)/reviews$`), (s, p) => json(200, s.reviews.filter((r) => r.pull === Number(p.n)).map((r) => reviewJson(s, r)))],
   ['GET', new RegExp(`^${R}/commits/(?<ref>[^/]+)/check-runs$`), (s, p, _b, q) => {
     const name = q.get('check_name');
     const ref = decodeURIComponent(p.ref ?? '');

@@ -31,6 +31,35 @@ export interface FakeCheckRun {
   app: { id: number; slug: string };
 }
 
+/** A pull request review comment (a thread's first comment, or a reply: `inReplyTo`). */
+export interface FakeReviewComment {
+  id: number;
+  pull: number;
+  body: string;
+  user: string;
+  path: string;
+  /** Line on `side` in the PR's head when the comment was made. */
+  line: number;
+  startLine: number | null;
+  side: 'LEFT' | 'RIGHT';
+  diffHunk: string;
+  /** The thread's first comment, for a reply; null for a first comment. */
+  inReplyTo: number | null;
+  reviewId: number | null;
+  commitId: string;
+  /** GitHub marks the thread outdated (its lines changed since): `line` is then answered as null. */
+  outdated: boolean;
+}
+
+export interface FakeReview {
+  id: number;
+  pull: number;
+  user: string;
+  body: string;
+  state: 'COMMENTED' | 'CHANGES_REQUESTED' | 'APPROVED';
+  commitId: string;
+}
+
 export interface FakeReaction {
   issue: number;
   commentId: number | null;
@@ -72,6 +101,10 @@ export interface FakeGitHubState {
   pulls: FakePull[];
   checkRuns: FakeCheckRun[];
   reactions: FakeReaction[];
+  reviews: FakeReview[];
+  reviewComments: FakeReviewComment[];
+  /** GraphQL ids (`PRRT_<first comment id>`) of the review threads marked resolved. */
+  resolvedThreads: string[];
   /** role_name by login; absent = 'read'. */
   roles: Record<string, string>;
   /** `.github/greenfix.yml` content, or null. */
@@ -115,6 +148,9 @@ export function newFakeGitHubState(overrides: Partial<FakeGitHubState> = {}): Fa
     pulls: [],
     checkRuns: [],
     reactions: [],
+    reviews: [],
+    reviewComments: [],
+    resolvedThreads: [],
     roles: {},
     config: null,
     jobLogs: {},
