@@ -64,14 +64,19 @@ describe('greenfix fix (OpenAI-compatible endpoint)', () => {
     const repo = makeRepo(dir, { ...BUGGY_REPO, 'big.txt': big });
     const reads = Array.from({ length: 60 }, (_, i) => turn('read_file', { path: 'big.txt', offset: 1 + i * 40, limit: 200 }, i));
     server.script(...reads, turn('finish', { summary: 'gave up', gave_up: true }));
+    // Six whole 200-line reads do not fit in 8,000 tokens even with stubs: the agent asks for a
+    // handoff summary (a request without tools), which the server answers off the script.
+    server.answerHandoffs('Handoff: reading big.txt in 40-line steps; nothing changed, nothing verified.');
     const budget = 8_000;
     const r = await fix(repo, '--context-tokens', String(budget), '--max-steps', '70');
     expect(r.code).toBe(1);
     expect(r.json).toMatchObject({ status: 'gave_up', steps: 61 });
-    expect(server.requests).toHaveLength(61);
+    const toolRequests = server.requests.filter((q) => ((q.body as { tools?: unknown[] }).tools ?? []).length > 0);
+    expect(toolRequests).toHaveLength(61);
+    expect(server.requests.length).toBeGreaterThan(61);
     for (const request of server.requests) {
       const body = request.body as { messages: WireMessage[]; tools: unknown[] };
-      const chars = JSON.stringify(body.messages).length + JSON.stringify(body.tools).length;
+      const chars = JSON.stringify(body.messages).length + JSON.stringify(body.tools ?? []).length;
       expect(chars / 4).toBeLessThanOrEqual(budget * 1.1);
       expectPairsIntact(body.messages);
     }

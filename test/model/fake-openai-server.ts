@@ -23,6 +23,10 @@ export type Reply =
 export class FakeOpenAIServer {
   readonly requests: SeenRequest[] = [];
   private replies: Reply[] = [];
+  /** Scripted replies used so far: handoff-summary requests answered by `handoffSummary` take none. */
+  private scriptedSeen = 0;
+  /** When set, a request without tools (the agent's handoff summary) gets this text, off the script. */
+  private handoffText: string | null = null;
   private readonly waiters: Array<() => void> = [];
   private readonly server: Server;
 
@@ -44,6 +48,12 @@ export class FakeOpenAIServer {
   script(...replies: Reply[]): void {
     this.replies = replies;
     this.requests.length = 0;
+    this.scriptedSeen = 0;
+  }
+
+  /** Answers every handoff-summary request (a request with no tools) with `text`, outside the script. */
+  answerHandoffs(text: string): void {
+    this.handoffText = text;
   }
 
   /** Resolves once the next request has been received (its reply may still be pending). */
@@ -62,7 +72,13 @@ export class FakeOpenAIServer {
     const raw = Buffer.concat(chunks).toString('utf8');
     this.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : undefined });
     this.waiters.splice(0).forEach((wake) => wake());
-    const reply = this.replies[Math.min(this.requests.length, this.replies.length) - 1];
+    const body = this.requests.at(-1)?.body as { tools?: unknown[] } | undefined;
+    if (this.handoffText !== null && !body?.tools?.length) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify(completion({ content: this.handoffText })));
+    }
+    this.scriptedSeen += 1;
+    const reply = this.replies[Math.min(this.scriptedSeen, this.replies.length) - 1];
     if (!reply) throw new Error('FakeOpenAIServer: no reply scripted');
     if ('reset' in reply) return void req.socket.destroy();
     if ('never' in reply) return;
