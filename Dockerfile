@@ -16,7 +16,6 @@ RUN apt-get update \
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY bench ./bench
 # `npm ci` runs `prepare`, which builds dist/; then the dev dependencies go.
 RUN npm ci && npm prune --omit=dev
 

@@ -3,7 +3,7 @@
  * small real project from registry.npmjs.org, through the setup egress proxy and, for comparison,
  * with the host's network shared (`--share-net`, greenfix's old setup). Same project, same run,
  * alternating, fresh npm cache each time (HOME is the sandbox's tmpfs).
- *   npm run build && node dist/bench/setup-egress-manual.js [rounds]
+ *   npm run bench:build && node dist-bench/bench/setup-egress-manual.js [rounds]
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
