@@ -44,7 +44,9 @@ export interface JobFixInput {
 export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const { env, job, config, host, files, state, target, reporter } = input;
   const { request } = job;
-  void reporter.phase('workspace', 'running');
+  // The status comment exists before the job's first effect (DESIGN §1: report.start), so whoever
+  // asked sees it first, and no push or PR can come before it.
+  await reporter.phase('workspace', 'running');
   const saved = state.get('fix');
   // A review's task shows the PR's diff against its base: the base comes along in the one fetch.
   const diffBase = !saved && readsReviewThreads(request) ? (await host.getPullRequest(request.number)).baseRef : null;
