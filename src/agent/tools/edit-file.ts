@@ -16,9 +16,9 @@ const schema = z.object({
 
 const CONTEXT_LINES = 3;
 
-function createWithEdit(abs: string, rel: string, content: string, ctx: ToolContext): ToolResult {
+async function createWithEdit(abs: string, rel: string, content: string, ctx: ToolContext): Promise<ToolResult> {
   if (statOrNull(abs)) throw new ToolRefusal('exists', `${rel} exists: old must quote the text to replace (old "" only creates missing files)`);
-  const refusal = guardSyntax(rel, null, content);
+  const refusal = await guardSyntax(rel, null, content);
   if (refusal) return { ok: false, output: refusal };
   ctx.workspace.release(rel);
   createFile(abs, content, ctx.fileOwner);
@@ -53,7 +53,7 @@ export const editFileTool: Tool<typeof schema> = {
     }
     const { start, end, replacement, strategy } = outcome.match;
     const updated = text.slice(0, start) + replacement + text.slice(end);
-    const refusal = guardSyntax(rel, text, updated);
+    const refusal = await guardSyntax(rel, text, updated);
     if (refusal) return { ok: false, output: refusal };
     ctx.workspace.release(rel);
     rewriteFile(abs, updated);

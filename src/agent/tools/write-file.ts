@@ -19,7 +19,7 @@ export const writeFileTool: Tool<typeof schema> = {
     const existing = statOrNull(abs);
     if (existing?.isDirectory()) throw new ToolRefusal('is_directory', `${rel}: is a directory`);
     if (existing) throw new ToolRefusal('exists', `${rel} exists: use edit_file`);
-    const refusal = guardSyntax(rel, null, args.content);
+    const refusal = await guardSyntax(rel, null, args.content);
     if (refusal) return { ok: false, output: refusal };
     ctx.workspace.release(rel);
     createFile(abs, args.content, ctx.fileOwner);
