@@ -87,6 +87,8 @@ export interface BenchAppOptions {
   throttled: boolean;
   /** The queue to record jobs in (closed by stop()); default: a SQLite file of its own. */
   queue?: JobQueue;
+  /** The dependency cache's cap (GREENFIX_CACHE_MB as bytes); absent = no cache. */
+  cacheBytes?: number;
 }
 
 export interface BenchApp {
@@ -123,6 +125,7 @@ export async function startBenchApp(world: AppWorld, name: string, o: BenchAppOp
     wrap: noEffectWrappers,
     ...(o.throttled ? {} : { Octokit: UNTHROTTLED }),
     timings: { pollMs: 50 },
+    ...(o.cacheBytes ? { cacheBytes: o.cacheBytes } : {}),
   });
   if (!app.url) throw new Error('bench app has no webhook URL');
   return {

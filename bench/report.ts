@@ -1,7 +1,9 @@
 import type { ContextTokensBench } from './context-tokens.js';
 import type { DepCacheBench } from './dep-cache-setup.js';
 import { depCacheRows } from './dep-cache-rows.js';
+import type { LabelToModelBench } from './label-to-model.js';
 import type { PeakRssBench, ServeRssBench } from './peak-rss.js';
+import type { ServeBusyRssBench } from './serve-busy-rss.js';
 import type { LoadBench } from './load.js';
 import { loadRows } from './load-rows.js';
 import type { PromptSizeBench } from './prompt-size.js';
@@ -25,6 +27,8 @@ export interface BenchResults {
   depCache?: DepCacheBench;
   fixRss?: PeakRssBench;
   serveRss?: ServeRssBench;
+  labelToModel?: LabelToModelBench;
+  serveBusyRss?: ServeBusyRssBench;
 }
 
 type Row = [benchmark: string, measured: string, baseline: string, ratio: string, goal: string];
@@ -50,7 +54,7 @@ export function formatTable(r: BenchResults): string {
   rows.push(...queueRedisRows(r.queueThroughput));
   rows.push(...webhookAckRows(r.webhookAck));
   rows.push(...loadRows(r.load));
-  rows.push(...depCacheRows(r.depCache, r.fixRss, r.serveRss));
+  rows.push(...depCacheRows(r.depCache, r.fixRss, r.serveRss, r.labelToModel, r.serveBusyRss));
   return render(rows);
 }
 
