@@ -14,10 +14,11 @@ import type { JobQueue } from '../queue/types.js';
 import { DEFAULT_JOB_RETENTION_DAYS, DEFAULT_QUEUE_RETENTION_DAYS } from '../config/env-config.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { JobEnv } from '../run/job-env.js';
-import { startJobRetention, DEFAULT_RETENTION_SWEEP_MS, type RetentionTimer } from '../run/job-retention-timer.js';
-import { sweepJobDirs } from '../run/job-retention.js';
+import { startJobRetention, DEFAULT_RETENTION_SWEEP_MS, type RetentionTimer } from '../worker/job-retention-timer.js';
+import { sweepJobDirs } from '../worker/job-retention.js';
+import { jobsDir } from '../run/job-files.js';
 import { runJob } from '../run/run-job.js';
-import { startWorkerPool, type WorkerPool } from '../run/worker-pool.js';
+import { startWorkerPool, type WorkerPool } from '../worker/worker-pool.js';
 import type { JobRequest } from '../triggers/types.js';
 import { createDepCache } from '../workspace/dep-cache.js';
 import { signRunPath, type RunLinkKey } from '../run-log/run-link.js';
@@ -155,6 +156,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
 function retentionDeps(o: AppOptions) {
   return {
     workdir: o.workdir,
+    jobsDir,
     jobState: async (id: string) => (await o.queue.get(id))?.state ?? null,
     now: Date.now,
     retentionMs: o.jobRetentionMs ?? DEFAULT_JOB_RETENTION_DAYS * 86_400_000,

@@ -1,15 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { subjectKey, type JobRequest } from '../triggers/types.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
-import { openQueueDatabase } from './sqlite-open.js';
-import { createClaim } from './sqlite-claim.js';
-import type { SqliteContext } from './sqlite-context.js';
-import { createEnqueueMany } from './sqlite-enqueue.js';
 import { groupCommit } from './group-commit.js';
-import { createLeaseOps } from './sqlite-lease.js';
-import { createReadOps } from './sqlite-read.js';
-import { createCancelSubject } from './sqlite-cancel.js';
-import { createAbandon } from './sqlite-abandon.js';
-import { createPrune } from './sqlite-prune.js';
-import type { JobQueue } from './types.js';
+import { rowToJob, type JobRow } from './job-row.js';
+import { CLEAR_LEASE, createClaim, createLeaseOps, type SqliteContext } from './sqlite-lease.js';
+import { openQueueDatabase } from './sqlite-schema.js';
+import type { EnqueueOptions, EnqueueResult, Job, JobQueue, JobState } from './types.js';
 
 export interface SqliteQueueOptions {
   /** Database file (GREENFIX_DB), created 0600 with its directory; `:memory:` for a private throwaway queue. */
@@ -56,4 +52,148 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
       if (db.open) db.close();
     },
   };
+}
+
+const DEFAULT_MAX_ATTEMPTS = 3;
+
+/**
+ * One enqueue, as a transaction (a savepoint inside `createEnqueueMany`'s): look up the delivery id
+ * and dedupe key, supersede the subject's active jobs, insert. The UNIQUE columns are the last
+ * line of defence; the lookup is what turns a redelivery into `created: false` instead of an error.
+ */
+function createEnqueueOne(ctx: SqliteContext) {
+  const { db } = ctx;
+  const cancelSubject = createCancelSubject(ctx);
+  const known = db.prepare<{ deliveryId: string; dedupeKey: string | null }, JobRow>(
+    'SELECT * FROM jobs WHERE delivery_id = @deliveryId OR dedupe_key = @dedupeKey ORDER BY seq LIMIT 1',
+  );
+  const insert = db.prepare<Record<string, string | number | null>, JobRow>(
+    `INSERT INTO jobs (id, delivery_id, dedupe_key, subject, repo_key, request, state, attempts, max_attempts, run_after, created_at, updated_at)
+     VALUES (@id, @deliveryId, @dedupeKey, @subject, @repoKey, @request, 'queued', 0, @maxAttempts, @now, @now, @now)
+     RETURNING *`,
+  );
+  const enqueue = db.transaction((request: JobRequest, options: EnqueueOptions): EnqueueResult => {
+    const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError(`maxAttempts must be a positive integer, got ${maxAttempts}`);
+    const dedupeKey = options.dedupeKey ?? null;
+    const existing = known.get({ deliveryId: options.deliveryId, dedupeKey });
+    if (existing) return { job: rowToJob(existing), created: false, superseded: [] };
+    const id = randomUUID();
+    const subject = subjectKey(request.repo, request.number);
+    const superseded = cancelSubject(subject, `superseded by job ${id}`).map((job) => job.id);
+    const row = insert.get({
+      id,
+      deliveryId: options.deliveryId,
+      dedupeKey,
+      subject,
+      repoKey: String(request.repo.id),
+      request: JSON.stringify(request),
+      maxAttempts,
+      now: ctx.now(),
+    });
+    return { job: rowToJob(row!), created: true, superseded };
+  });
+  return enqueue;
+}
+
+type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+/**
+ * Many enqueues in one IMMEDIATE transaction (one fsync): each runs in its own savepoint (a nested
+ * better-sqlite3 transaction), so one that fails rolls back alone and the others commit.
+ */
+function createEnqueueMany(ctx: SqliteContext): (items: ReadonlyArray<readonly [JobRequest, EnqueueOptions]>) => Array<Outcome<EnqueueResult>> {
+  const one = createEnqueueOne(ctx);
+  const many = ctx.db.transaction((items: ReadonlyArray<readonly [JobRequest, EnqueueOptions]>) =>
+    items.map(([request, options]): Outcome<EnqueueResult> => {
+      try {
+        return { ok: true, value: one(request, options) };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    }),
+  );
+  return (items) => many.immediate(items);
+}
+
+/**
+ * Cancels what is active for a subject; call inside a write transaction. Queued jobs, and running
+ * ones whose lease expired (nobody is working on them), end 'cancelled' at once. A running job with
+ * a live lease is only flagged: its worker learns it from the next heartbeat and stops it. The first
+ * reason given is kept.
+ */
+function createCancelSubject(ctx: SqliteContext): (subject: string, reason: string) => Job[] {
+  const end = ctx.db.prepare<{ subject: string; reason: string; now: number }, JobRow>(
+    `UPDATE jobs SET state = 'cancelled', cancel_reason = COALESCE(cancel_reason, @reason), updated_at = @now, ${CLEAR_LEASE}
+     WHERE subject = @subject AND (state = 'queued' OR (state = 'running' AND lease_until <= @now))
+     RETURNING *`,
+  );
+  const flag = ctx.db.prepare<{ subject: string; reason: string; now: number }, JobRow>(
+    `UPDATE jobs SET cancel_reason = COALESCE(cancel_reason, @reason), updated_at = @now
+     WHERE subject = @subject AND state = 'running' AND lease_until > @now
+     RETURNING *`,
+  );
+  return (subject, reason) => {
+    const params = { subject, reason, now: ctx.now() };
+    const rows = [...end.all(params), ...flag.all(params)];
+    return rows.sort((a, b) => a.seq - b.seq).map(rowToJob);
+  };
+}
+
+interface ReadOps {
+  get(id: string): Job | null;
+  listBySubject(subject: string): Job[];
+  counts(): Record<JobState, number>;
+  noteOnce(key: string): boolean;
+}
+
+/** Reads, plus the "say it once" notes (a table of its own: they outlive the jobs they were about). */
+function createReadOps(ctx: SqliteContext): ReadOps {
+  const { db } = ctx;
+  const byId = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
+  const bySubject = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE subject = ? ORDER BY seq DESC');
+  const byState = db.prepare<[], { state: JobState; n: number }>('SELECT state, count(*) AS n FROM jobs GROUP BY state');
+  const note = db.prepare<[string, number]>('INSERT OR IGNORE INTO notes (key, created_at) VALUES (?, ?)');
+  return {
+    get(id) {
+      const row = byId.get(id);
+      return row ? rowToJob(row) : null;
+    },
+    listBySubject: (subject) => bySubject.all(subject).map(rowToJob),
+    counts() {
+      const counts: Record<JobState, number> = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
+      for (const { state, n } of byState.all()) counts[state] = n;
+      return counts;
+    },
+    noteOnce: (key) => note.run(key, ctx.now()).changes === 1,
+  };
+}
+
+/**
+ * Expires at once the leases a worker held: called by that worker's next incarnation at startup
+ * (it knows the previous process is gone), so its jobs resume now instead of after the lease
+ * runs out. The jobs are then claimed like any stalled job (the lost attempt counts).
+ */
+function createAbandon(ctx: SqliteContext): (workerId: string) => number {
+  const expire = ctx.db.prepare<{ owner: string; past: number }>(
+    `UPDATE jobs SET lease_until = @past WHERE state = 'running' AND lease_owner = @owner`,
+  );
+  return (workerId) => expire.run({ owner: workerId, past: ctx.now() - 1 }).changes;
+}
+
+/**
+ * prune(before, limit): the oldest finished jobs first, in one transaction. Deleting the row
+ * frees its delivery id and dedupe key (both are columns of it); notes go by their own age.
+ */
+function createPrune(ctx: SqliteContext): (before: number, limit: number) => number {
+  const { db } = ctx;
+  const jobs = db.prepare<[number, number]>(
+    `DELETE FROM jobs WHERE seq IN (
+       SELECT seq FROM jobs WHERE state IN ('succeeded', 'failed', 'cancelled') AND updated_at < ? ORDER BY updated_at LIMIT ?)`,
+  );
+  const notes = db.prepare<[number]>('DELETE FROM notes WHERE created_at < ?');
+  return db.transaction((before: number, limit: number) => {
+    notes.run(before);
+    return jobs.run(before, limit).changes;
+  });
 }

@@ -16,7 +16,7 @@ export interface JobFiles {
   index: string;
 }
 
-/** The parent of every job's directory; the retention sweep (job-retention.ts) collects it. */
+/** The parent of every job's directory; the retention sweep (worker/job-retention.ts) collects it. */
 export function jobsDir(workdir: string): string {
   return join(workdir, 'jobs');
 }

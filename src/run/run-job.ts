@@ -17,7 +17,7 @@ import { JobReporter } from './job-reporter.js';
 import { planTarget, type JobTarget } from './job-target.js';
 import { fixOnWorkspace } from './job-fix.js';
 import { doctorJob } from './job-doctor.js';
-import type { JobRunResult, WorkerAbortReason } from './worker-pool.js';
+import type { JobRunResult, WorkerAbortReason } from '../worker/worker-pool.js';
 import { errorText } from '../util/error-text.js';
 
 /**

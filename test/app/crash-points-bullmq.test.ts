@@ -11,7 +11,7 @@ import nock from 'nock';
  *
  * With REDIS_URL, Probot's throttling is clustered through Redis (Bottleneck): a process killed
  * mid-publish leaves a write slot registered that Bottleneck expires after 60 s, so the resumed
- * publish waits that long before its next write (docs/decisions.md, "Queue on BullMQ").
+ * publish waits that long before its next write (test/README.md, "Crash cycles").
  */
 const BOTTLENECK_EXPIRY_MS = 60_000;
 let redis: RedisServer;

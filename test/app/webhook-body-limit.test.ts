@@ -29,6 +29,9 @@ function stream(url: string, total: number, headers: Record<string, string>): Pr
     const req: ClientRequest = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'issues', 'x-github-delivery': 'big', 'x-hub-signature-256': 'sha256=00', ...headers }, agent: false }, (res) => {
       out.status = res.statusCode ?? 0;
       out.writtenAtAnswer = out.written;
+      // The server hangs up while the client is still writing: the socket's write error
+      // (EPIPE, ECONNRESET, ECANCELED) lands on the response once it has arrived.
+      res.on('error', () => finish());
       res.resume();
     });
     let done = false;

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import type { JobState } from '../queue/types.js';
 import { dirUsage, nodeRetentionFs, type RetentionFs } from './dir-usage.js';
-import { jobsDir } from './job-files.js';
 import { errorText } from '../util/error-text.js';
 
 export interface RetentionDeps {
   /** GREENFIX_WORKDIR; the sweep looks at `<workdir>/jobs/*` only. */
   workdir: string;
+  /** Where the jobs' directories live under the workdir (run/'s `jobsDir`; passed in: worker/ does not import run/). */
+  jobsDir(workdir: string): string;
   /** The queue's state of a job (`queue.get(id)`), or null when the queue does not know it. */
   jobState(id: string): Promise<JobState | null>;
   now(): number;
@@ -39,7 +40,7 @@ const ACTIVE: ReadonlySet<JobState> = new Set<JobState>(['queued', 'running']);
 export async function sweepJobDirs(deps: RetentionDeps): Promise<SweepResult> {
   const fs = deps.fs ?? nodeRetentionFs;
   const result: SweepResult = { removed: [], bytes: 0, kept: 0, skipped: [], failed: [] };
-  const root = jobsDir(deps.workdir);
+  const root = deps.jobsDir(deps.workdir);
   let names: string[];
   try {
     const kind = await entryKind(fs, root);

@@ -1,6 +1,6 @@
 import { jobRequest } from '../queue/job-requests.js';
 import { sqliteFixture, type SqliteFixture } from '../queue/sqlite-fixture.js';
-import { controlledRunner, memoryLog, poolStarter } from '../queue/worker-harness.js';
+import { controlledRunner, memoryLog, poolStarter } from './worker-harness.js';
 
 /** The pool against the real SQLite queue; runJob is a fake the test ends through promises. */
 describe('worker pool', () => {

@@ -1,7 +1,7 @@
 import type { Claimed, JobQueue } from '../../src/queue/types.js';
-import { startWorkerPool, type JobRunResult, type WorkerPool, type WorkerPoolDeps } from '../../src/run/worker-pool.js';
+import { startWorkerPool, type JobRunResult, type WorkerPool, type WorkerPoolDeps } from '../../src/worker/worker-pool.js';
 
-/** Helpers for the worker pool tests (test/run/worker-*.test.ts): every wait is on a promise, never a sleep. */
+/** Helpers for the worker pool tests (test/worker/worker-*.test.ts): every wait is on a promise, never a sleep. */
 
 export interface Deferred<T> {
   promise: Promise<T>;

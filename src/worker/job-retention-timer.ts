@@ -1,4 +1,4 @@
-import type { JobLog } from './job-env.js';
+import type { WorkerLog } from './worker-types.js';
 import type { SweepResult } from './job-retention.js';
 import { errorText } from '../util/error-text.js';
 
@@ -12,7 +12,7 @@ export interface RetentionTimerDeps {
   sweepCache?(): Promise<{ removed: number; removedBytes: number; kept: number; keptBytes: number }>;
   /** Between sweeps; the first one runs at start. */
   intervalMs: number;
-  log: Pick<JobLog, 'info' | 'warn'>;
+  log: Pick<WorkerLog, 'info' | 'warn'>;
 }
 
 export interface RetentionTimer {

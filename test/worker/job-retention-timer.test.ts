@@ -1,6 +1,6 @@
-import { startJobRetention, type RetentionTimer } from '../../src/run/job-retention-timer.js';
-import type { SweepResult } from '../../src/run/job-retention.js';
-import { memoryLog } from '../queue/worker-harness.js';
+import { startJobRetention, type RetentionTimer } from '../../src/worker/job-retention-timer.js';
+import type { SweepResult } from '../../src/worker/job-retention.js';
+import { memoryLog } from './worker-harness.js';
 
 const EMPTY: SweepResult = { removed: [], bytes: 0, kept: 3, skipped: [], failed: [] };
 

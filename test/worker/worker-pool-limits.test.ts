@@ -1,6 +1,6 @@
 import { jobRequest } from '../queue/job-requests.js';
 import { sqliteFixture, type SqliteFixture } from '../queue/sqlite-fixture.js';
-import { controlledRunner, memoryLog, observedQueue, poolStarter } from '../queue/worker-harness.js';
+import { controlledRunner, memoryLog, observedQueue, poolStarter } from './worker-harness.js';
 
 /** Limits and lease loss: how many jobs run at once, per pool and per repository. */
 describe('worker pool limits', () => {

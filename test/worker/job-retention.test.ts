@@ -1,8 +1,9 @@
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nodeRetentionFs } from '../../src/run/dir-usage.js';
-import { sweepJobDirs, type RetentionDeps } from '../../src/run/job-retention.js';
+import { nodeRetentionFs } from '../../src/worker/dir-usage.js';
+import { jobsDir } from '../../src/run/job-files.js';
+import { sweepJobDirs, type RetentionDeps } from '../../src/worker/job-retention.js';
 import { sqliteFixture, type SqliteFixture } from '../queue/sqlite-fixture.js';
 import { DAY, NOW, jobIn, touchTree, writeJobDir } from './job-retention-fixture.js';
 
@@ -23,7 +24,7 @@ describe('sweepJobDirs', () => {
     rmSync(outside, { recursive: true, force: true });
   });
   const sweep = (extra: Partial<RetentionDeps> = {}) =>
-    sweepJobDirs({ workdir, jobState: async (id) => (await f.queue.get(id))?.state ?? null, now: () => NOW, retentionMs: 7 * DAY, ...extra });
+    sweepJobDirs({ workdir, jobsDir, jobState: async (id) => (await f.queue.get(id))?.state ?? null, now: () => NOW, retentionMs: 7 * DAY, ...extra });
 
   it('removes finished jobs older than the retention and keeps the younger ones, reporting bytes', async () => {
     const old = [await jobIn(f.queue, 'succeeded'), await jobIn(f.queue, 'failed'), await jobIn(f.queue, 'cancelled')];
