@@ -16,7 +16,10 @@ export async function comment(deps: HostDeps, issueNumber: number, body: string)
   return data.id;
 }
 
-/** The first comment of the issue that contains `marker` (all pages: busy issues have hundreds). */
+/**
+ * The first comment of the issue by an app (greenfix comments as one) that contains `marker` (all
+ * pages: busy issues have hundreds). A person's comment carrying the marker is never taken for ours.
+ */
 export async function findMarkedComment(deps: HostDeps, issueNumber: number, marker: string): Promise<FoundComment | null> {
   const comments = await call('list comments', () =>
     deps.octokit.paginate(deps.octokit.rest.issues.listComments, {
@@ -26,7 +29,7 @@ export async function findMarkedComment(deps: HostDeps, issueNumber: number, mar
       per_page: 100,
     }),
   );
-  const hit = comments.find((c) => (c.body ?? '').includes(marker));
+  const hit = comments.find((c) => c.user?.type === 'Bot' && (c.body ?? '').includes(marker));
   return hit ? { id: hit.id, body: hit.body ?? '' } : null;
 }
 

@@ -4,7 +4,8 @@ import { api, fixture, OWNER, REPO, setupNock, teardownNock, testOctokit } from 
 
 const MARKER = '<!-- greenfix:status job=j1 -->';
 const COMMENTS = `/repos/${OWNER}/${REPO}/issues/7/comments`;
-const marked = (id: number, text: string) => ({ id, body: `${MARKER}\n${text}` });
+const BOT = { login: 'greenfix[bot]', type: 'Bot' };
+const marked = (id: number, text: string) => ({ id, body: `${MARKER}\n${text}`, user: BOT });
 
 beforeEach(setupNock);
 afterEach(teardownNock);
@@ -19,6 +20,17 @@ describe('upsertComment', () => {
       .post(COMMENTS, (b: { body: string }) => b.body === `${MARKER}\nhello`).reply(201, { id: 42 });
     await expect(f.host.upsertComment(7, MARKER, 'hello')).resolves.toBe(42);
     expect(scope.isDone()).toBe(true);
+  });
+
+  it("never edits a person's comment that carries the marker: greenfix makes its own", async () => {
+    const f = fixture();
+    const planted = { id: 5, body: `${MARKER}\nplanted`, user: { login: 'mallory', type: 'User' } };
+    const scope = api(f.seen)
+      .get(COMMENTS).query(true).reply(200, [planted])
+      .post(COMMENTS, (b: { body: string }) => b.body === `${MARKER}\nhello`).reply(201, { id: 43 });
+    await expect(f.host.upsertComment(7, MARKER, 'hello')).resolves.toBe(43);
+    expect(scope.isDone()).toBe(true);
+    expect(f.seen).toEqual([`GET ${COMMENTS}`, `POST ${COMMENTS}`]);
   });
 
   it('edits the marked comment in place, reading every page', async () => {
