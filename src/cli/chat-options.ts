@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DEFAULT_BUDGETS } from '../config/budget-defaults.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { DEFAULT_APPROVE } from './approvals.js';
 import { UsageError } from './exit-codes.js';
+import { parseFlags } from './parse-flags.js';
 
 export const CHAT_USAGE = `Usage: greenfix chat --repo DIR [options]     (bare \`greenfix\` on a terminal: chat in .)
 
@@ -43,13 +43,7 @@ export type ChatOptions = z.infer<typeof ChatOptionsSchema>;
 
 /** Parses `greenfix chat` arguments; every problem becomes a UsageError (exit 2). */
 export function parseChatOptions(argv: string[], cwd: string): ChatOptions | 'help' {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
+  const values = parseFlags(argv, {
         repo: { type: 'string', default: '.' },
         init: { type: 'boolean' },
         verify: { type: 'string' },
@@ -60,11 +54,7 @@ export function parseChatOptions(argv: string[], cwd: string): ChatOptions | 'he
         'max-steps': { type: 'string' },
         'context-tokens': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${CHAT_USAGE}`);
-  }
+      }, CHAT_USAGE);
   if (values.help) return 'help';
   const approve = typeof values.approve === 'string' ? values.approve.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
   const parsed = ChatOptionsSchema.safeParse({

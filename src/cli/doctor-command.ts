@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.js';
 import type { JobSandbox } from '../sandbox/types.js';
@@ -17,6 +16,7 @@ import { addWorktree, removeWorktree } from '../workspace/worktree.js';
 import { baseName } from './base-name.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import type { CliIo } from './io.js';
+import { parseFlags } from './parse-flags.js';
 
 export const DOCTOR_USAGE = `Usage: greenfix doctor --repo DIR [--verify CMD] [--setup CMD] [--json]
 
@@ -26,17 +26,7 @@ fresh worktree, in the sandbox, as a fix would before the model starts, and says
 Exit codes: 0 greenfix can work here, 1 it cannot yet (the last line says why), 2 usage error.`;
 
 function parse(argv: string[], cwd: string): { repo: string; verify?: string; setup?: string; json: boolean } | 'help' {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: { repo: { type: 'string', default: '.' }, verify: { type: 'string' }, setup: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${DOCTOR_USAGE}`);
-  }
+  const values = parseFlags(argv, { repo: { type: 'string', default: '.' }, verify: { type: 'string' }, setup: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, DOCTOR_USAGE);
   if (values.help) return 'help';
   const trimmed = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
   const verify = trimmed(values.verify);

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { UsageError } from './exit-codes.js';
 import { DEFAULT_BUDGETS } from '../config/budget-defaults.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
+import { parseFlags } from './parse-flags.js';
 
 export const FIX_USAGE = `Usage: greenfix fix --repo DIR --task TEXT [options]
 
@@ -57,13 +57,7 @@ export type FixOptions = z.infer<typeof FixOptionsSchema>;
 
 /** Parses `greenfix fix` arguments; every problem becomes a UsageError (exit 2). */
 export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help' {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
+  const values = parseFlags(argv, {
         repo: { type: 'string', default: '.' },
         task: { type: 'string' },
         'task-file': { type: 'string' },
@@ -80,11 +74,7 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
         init: { type: 'boolean' },
         resume: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${FIX_USAGE}`);
-  }
+      }, FIX_USAGE);
   if (values.help) return 'help';
   const task = readTask(values.task as string | undefined, values['task-file'] as string | undefined, cwd);
   const parsed = FixOptionsSchema.safeParse({
