@@ -2,19 +2,9 @@ import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { startHarness, turn, type Harness } from './harness.js';
 import { labeled } from './issue-payloads.js';
+import { RED_BASE_REPO as REPO, TAP_VERIFY } from '../support/red-base-repo.js';
 
-// node:test: `adds` is the issue's bug; `unrelated` already fails on main; `keeps` passes there.
-const REPO = {
-  'lib.mjs': 'export const add = (a, b) => a - b;\nexport const keep = () => 1;\n',
-  'math.test.mjs': `import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { add, keep } from './lib.mjs';
-test('adds', () => assert.equal(add(1, 2), 3));
-test('keeps', () => assert.equal(keep(), 1));
-test('unrelated', () => assert.fail('broken on main, not by this issue'));
-`,
-};
-const CONFIG = 'verify: node --test --test-reporter=tap\n';
+const CONFIG = `verify: ${TAP_VERIFY}\n`;
 const FIX = turn(['edit_file', { path: 'lib.mjs', old: 'a - b', new: 'a + b' }]);
 const TESTS = turn(['run_tests', {}]);
 

@@ -1,20 +1,8 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { branches, cleanup, git, makeRepo, runCli, tempDir, writeScript, type CliRun } from './helpers.js';
+import { RED_BASE_REPO as REPO, TAP_VERIFY as VERIFY } from '../support/red-base-repo.js';
 
-// A node:test suite: `adds` is the bug to fix, `unrelated` fails on main for another reason,
-// `keeps` passes on main. The verify command prints TAP, which greenfix reads per test.
-const REPO = {
-  'lib.mjs': 'export const add = (a, b) => a - b;\nexport const keep = () => 1;\n',
-  'math.test.mjs': `import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { add, keep } from './lib.mjs';
-test('adds', () => assert.equal(add(1, 2), 3));
-test('keeps', () => assert.equal(keep(), 1));
-test('unrelated', () => assert.fail('broken on main, not by this issue'));
-`,
-};
-const VERIFY = 'node --test --test-reporter=tap';
 const FIX: [string, unknown] = ['edit_file', { path: 'lib.mjs', old: 'a - b', new: 'a + b' }];
 const BREAK: [string, unknown] = ['edit_file', { path: 'lib.mjs', old: 'keep = () => 1', new: 'keep = () => 2' }];
 
