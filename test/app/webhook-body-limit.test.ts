@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { request, type ClientRequest } from 'node:http';
+import { request } from 'node:http';
+import { connect } from 'node:net';
 import nock from 'nock';
 import { BUGGY_REPO } from '../cli/helpers.js';
 import { examplePayload, sendWebhook, signWebhook, withInstallation } from '../support/webhook-client.js';
@@ -19,36 +20,49 @@ interface Streamed {
 }
 
 /**
- * POSTs up to `total` bytes in 64 KiB chunks, each when the socket takes more (`drain`), and
- * keeps writing after the answer: it resolves when the server has closed the connection (or the
- * whole body went out), with the status it answered.
+ * POSTs up to `total` bytes in 64 KiB chunks over a raw TCP socket, each when the socket takes
+ * more (`drain`), and keeps writing after the answer: it resolves when the server has closed the
+ * connection (or the whole body went out), with the status it answered. A raw socket, not
+ * `http.request`: nock's interceptor wraps every ClientRequest in this process, and a write
+ * cancelled under it (ECANCELED when the server hangs up mid-body) surfaced as an uncaught error.
  */
 function stream(url: string, total: number, headers: Record<string, string>): Promise<Streamed> {
   return new Promise((resolve) => {
+    const target = new URL(url);
     const out: Streamed = { status: null, writtenAtAnswer: null, written: 0 };
-    const req: ClientRequest = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'issues', 'x-github-delivery': 'big', 'x-hub-signature-256': 'sha256=00', ...headers }, agent: false }, (res) => {
-      out.status = res.statusCode ?? 0;
-      out.writtenAtAnswer = out.written;
-      // The server hangs up while the client is still writing: the socket's write error
-      // (EPIPE, ECONNRESET, ECANCELED) lands on the response once it has arrived.
-      res.on('error', () => finish());
-      res.resume();
-    });
+    const head = { host: target.host, 'content-type': 'application/json', 'x-github-event': 'issues', 'x-github-delivery': 'big', 'x-hub-signature-256': 'sha256=00', ...headers };
+    if (!('content-length' in head)) Object.assign(head, { 'transfer-encoding': 'chunked' });
+    const chunked = 'transfer-encoding' in head;
+    const socket = connect(Number(target.port), target.hostname);
     let done = false;
+    let answer = '';
     const finish = () => {
       if (done) return;
       done = true;
+      socket.destroy();
       resolve(out);
     };
-    req.on('error', finish);
-    req.on('close', finish);
+    socket.on('error', finish);
+    socket.on('close', finish);
+    socket.on('data', (data: Buffer) => {
+      if (out.status !== null) return;
+      answer += data.toString('latin1');
+      const status = /^HTTP\/1\.1 (\d{3}) /.exec(answer);
+      if (status) {
+        out.status = Number(status[1]);
+        out.writtenAtAnswer = out.written;
+      }
+    });
+    const frame = chunked ? Buffer.concat([Buffer.from(`${CHUNK.length.toString(16)}\r\n`), CHUNK, Buffer.from('\r\n')]) : CHUNK;
     const pump = () => {
       while (!done && out.written < total) {
         out.written += CHUNK.length;
-        if (!req.write(CHUNK)) return void req.once('drain', pump);
+        if (!socket.write(frame)) return void socket.once('drain', pump);
       }
-      if (!done) req.end();
+      if (!done) socket.end(chunked ? '0\r\n\r\n' : '');
     };
+    const lines = [`POST ${target.pathname} HTTP/1.1`, ...Object.entries(head).map(([k, v]) => `${k}: ${v}`), '', ''];
+    socket.write(lines.join('\r\n'));
     pump();
   });
 }
