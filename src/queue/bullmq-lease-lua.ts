@@ -16,6 +16,7 @@ local function recordSpend(usd)
   if old and tonumber(old) >= tonumber(usd) then return end
   redis.call('HSET', P .. ':spend:usd', id, usd)
   redis.call('ZADD', P .. ':spend:' .. get(id, 'repo_key'), NOW, id)
+  redis.call('SADD', P .. ':spend:repos', get(id, 'repo_key'))
 end
 `;
 

@@ -3,6 +3,7 @@ import { subjectKey, type JobRequest } from '../triggers/types.js';
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
 import { claimNext } from './bullmq-claim.js';
 import { openDispatch } from './bullmq-dispatch.js';
+import { bullmqPullRequests } from './bullmq-pull-requests.js';
 import { defineRecordScripts } from './bullmq-record.js';
 import { jobIdForDelivery } from './job-id.js';
 import { connectRedis } from './redis-connect.js';
@@ -58,6 +59,7 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
   });
   const run = defineRecordScripts(redis, recordPrefix, dispatch.keyBase, now);
   const reads = createRedisReads(redis, recordPrefix, now);
+  const pulls = bullmqPullRequests(redis, recordPrefix, now);
   const addToBullmq = async (id: string, request: JobRequest) => {
     await dispatch.add(id, request);
     await redis.zrem(`${recordPrefix}:pending`, id);
@@ -119,6 +121,7 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
     spent: async (repoKey, since) => Number(await run('gfSpent', repoKey, since)),
     prune: async (before, limit) => Number(await run('gfPrune', before, limit)),
     counts: reads.counts,
+    ...pulls,
     async close() {
       await dispatch.close();
       for (const connection of [redis, ...extra]) if (connection.status !== 'end') await connection.quit().catch(() => connection.disconnect());

@@ -4,6 +4,7 @@ import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { groupCommit } from './group-commit.js';
 import { rowToJob, type JobRow } from './job-row.js';
 import { CLEAR_LEASE, createClaim, createLeaseOps, type SqliteContext } from './sqlite-lease.js';
+import { createPullRequestOps } from './sqlite-pull-requests.js';
 import { openQueueDatabase } from './sqlite-schema.js';
 import type { EnqueueOptions, EnqueueResult, Job, JobQueue, JobState } from './types.js';
 
@@ -31,6 +32,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
   const cancel = db.transaction(cancelSubject);
   const abandon = createAbandon(ctx);
   const prune = createPrune(ctx);
+  const pulls = createPullRequestOps(ctx);
   // async so a thrown error (LeaseLostError, CorruptJobError) arrives as a rejection, like the Redis queue's.
   return {
     enqueue: (request, enqueueOptions) => enqueue([request, enqueueOptions] as const),
@@ -48,6 +50,10 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
     abandon: async (workerId) => abandon(workerId),
     prune: async (before, limit) => prune(before, limit),
     counts: async () => read.counts(),
+    recordPullRequest: async (record) => pulls.recordPullRequest(record),
+    recordMerge: async (repoKey, number, at) => pulls.recordMerge(repoKey, number, at),
+    pullRequestsOpenedSince: async (repoKey, since) => pulls.pullRequestsOpenedSince(repoKey, since),
+    stats: async (since) => pulls.stats(since),
     close: async () => {
       if (db.open) db.close();
     },

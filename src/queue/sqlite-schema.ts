@@ -44,6 +44,20 @@ const MIGRATIONS: readonly string[] = [
      at INTEGER NOT NULL
    );
    CREATE INDEX spend_by_repo ON spend (repo_key, at);`,
+  // 3: the caps helper's (cost reservations); empty until it lands, so this file's 4 keeps its number.
+  '',
+  // 4: pull requests greenfix opened, and their merges (PR rate limits, cost per merged PR).
+  `CREATE TABLE pull_requests (
+     repo_key TEXT NOT NULL,
+     repo TEXT NOT NULL,
+     number INTEGER NOT NULL CHECK (number > 0),
+     job_id TEXT NOT NULL,
+     opened_at INTEGER NOT NULL,
+     merged_at INTEGER,
+     PRIMARY KEY (repo_key, number)
+   );
+   CREATE INDEX pull_requests_by_opened ON pull_requests (repo_key, opened_at);
+   CREATE INDEX pull_requests_by_merged ON pull_requests (merged_at) WHERE merged_at IS NOT NULL;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -87,6 +87,42 @@ export interface FailOptions {
   spendUsd?: number;
 }
 
+/** A pull request greenfix opened, as the store records it (one per repository and number). */
+export interface PullRequestRecord {
+  /** Repository id as a string (`Job.repoKey`). */
+  repoKey: string;
+  /** `owner/name` when it was opened: the label of the repository in metrics and `greenfix stats`. */
+  repo: string;
+  number: number;
+  /** The job that opened it. */
+  jobId: string;
+}
+
+/** Spend and pull requests of one repository (or all of them), as `stats` reports them. */
+export interface PullRequestTotals {
+  /** USD recorded (all jobs, every outcome). */
+  spendUsd: number;
+  opened: number;
+  merged: number;
+  /**
+   * `spendUsd / merged`: everything the repository spent, failures included, per merged PR. null
+   * when nothing was merged, or nothing priced was spent (an unpriced model's cost is unknown, not 0).
+   */
+  costPerMergedPrUsd: number | null;
+}
+
+export interface RepoStats extends PullRequestTotals {
+  repoKey: string;
+  /** `owner/name`; null when no record names it any more (its jobs were pruned and it opened no PR). */
+  repo: string | null;
+}
+
+export interface QueueStats {
+  /** Repositories with spend or pull requests in the window, by name (unnamed last, by key). */
+  repos: RepoStats[];
+  total: PullRequestTotals;
+}
+
 export interface JobQueue {
   enqueue(request: JobRequest, options: EnqueueOptions): Promise<EnqueueResult>;
   /** The next runnable job, or null: queued (or lease expired), `runAfter` passed, repo not busy. */
@@ -126,6 +162,23 @@ export interface JobQueue {
    */
   prune(before: number, limit: number): Promise<number>;
   counts(): Promise<Record<JobState, number>>;
+  /**
+   * Records that job `jobId` opened pull request `number`, at the queue's clock. Idempotent per
+   * repository and number: a resumed job that finds its PR again records nothing new (false).
+   */
+  recordPullRequest(record: PullRequestRecord): Promise<boolean>;
+  /**
+   * Records the merge of pull request `number` at `at` (epoch ms). true the first time only; a
+   * redelivered webhook changes nothing, and a PR greenfix did not open is ignored (false).
+   */
+  recordMerge(repoKey: string, number: number, at: number): Promise<boolean>;
+  /** When greenfix opened the repository's pull requests at or after `since` (epoch ms), oldest first. */
+  pullRequestsOpenedSince(repoKey: string, since: number): Promise<number[]>;
+  /**
+   * Spend, PRs opened and PRs merged per repository and in total, each counted by its own time
+   * (spend recorded, PR opened, PR merged) at or after `since` (default: all time).
+   */
+  stats(since?: number): Promise<QueueStats>;
   close(): Promise<void>;
 }
 
