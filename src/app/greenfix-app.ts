@@ -43,6 +43,7 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
     addHandler(createHttpRoutes({ metrics: deps.metrics, check: () => deps.queue.counts(), onUnhealthy: (err) => app.log.error({ err }, 'health check failed') }));
     if (deps.runPages) addHandler(createRunPageRoute(deps.runPages));
     deps.metrics.setJobCounts(() => deps.queue.counts());
+    deps.metrics.setPullRequestStats(() => deps.queue.stats());
     const identity = memoize(() => appIdentity(app));
     const refusals = deps.refusals ?? createRefusalLimiter();
     const tokens = createRepoTokens({ now: Date.now });

@@ -29,6 +29,8 @@ export interface WebhookDeps {
   /** Caps refusal comments per repository (all causes, all senders). */
   refusals: RefusalLimiter;
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+  /** The time of a merge GitHub did not date; default Date.now. */
+  now?: () => number;
 }
 
 const ALLOWED = new Set(['admin', 'maintain', 'write']);
@@ -67,6 +69,7 @@ export async function handleWebhook(input: WebhookInput, deps: WebhookDeps): Pro
     }
     case 'cancel': {
       const { request } = trigger;
+      if (trigger.merged) return mergedAndCancelled(input, deps, request, trigger.merged.at);
       if (!trigger.authorize || ALLOWED.has(await input.host.permission(request.sender))) return cancel(input, deps, request);
       if (request.explicit) return outsider(input, deps, request);
       // Closing one's own issue is open to anyone: the job goes on, and its status comment says so.
@@ -163,6 +166,16 @@ async function cancel(input: WebhookInput, deps: WebhookDeps, request: CancelReq
     if (affected.length === 0) await input.host.comment(request.number, 'Nothing to cancel: greenfix is not working on this right now.');
   }
   return { result: 'cancelled', detail: `${affected.length} job(s): ${request.reason}` };
+}
+
+/**
+ * A merged PR: recorded here, no job (one write; a redelivery or a PR greenfix did not open
+ * records nothing), then what ran for it is cancelled like for any closed PR.
+ */
+async function mergedAndCancelled(input: WebhookInput, deps: WebhookDeps, request: CancelRequest, at: number | null): Promise<{ result: WebhookResult; detail: string }> {
+  const recorded = await deps.queue.recordMerge(String(request.repo.id), request.number, at ?? (deps.now ?? Date.now)());
+  const { result, detail } = await cancel(input, deps, request);
+  return { result, detail: `${detail}; merge ${recorded ? 'recorded' : 'not recorded (not a greenfix PR, or recorded before)'}` };
 }
 
 /** 👀 on the comment (or the issue) that asked: seen, at once. Never fatal, never rejects. */

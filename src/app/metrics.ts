@@ -1,5 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { QueueStats } from '../queue/types.js';
 import type { JobKind } from '../triggers/types.js';
+import { pullRequestMetrics } from './pull-request-metrics.js';
 
 /** What the webhook handler did with one delivery. */
 export type WebhookResult = 'enqueued' | 'duplicate' | 'ignored' | 'refused' | 'cancelled' | 'error';
@@ -27,6 +29,8 @@ export interface Metrics {
   depCache(event: 'hit' | 'miss' | 'stored', bytes: number): void;
   /** Where `greenfix_jobs{state}` comes from; asked at every scrape. */
   setJobCounts(counts: JobCounts): void;
+  /** Where the pull request metrics (opened, merged, cost per merged PR) come from (`JobQueue.stats`); asked at every scrape. */
+  setPullRequestStats(stats: () => Promise<QueueStats>): void;
   /** The Prometheus text exposition of every metric. */
   render(): Promise<string>;
   /** The Content-Type that goes with `render()`. */
@@ -131,6 +135,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['result'] as const,
     registers,
   });
+  const pulls = pullRequestMetrics(registers);
   for (const result of ['hit', 'miss', 'stored'] as const) cacheEvents.inc({ result }, 0);
   for (const result of ['hit', 'stored'] as const) cacheBytes.inc({ result }, 0);
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
@@ -155,6 +160,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     setJobCounts(counts) {
       jobCounts = counts;
     },
+    setPullRequestStats: (stats) => pulls.setSource(stats),
     render: () => registry.metrics(),
     contentType: registry.contentType,
   };

@@ -27,6 +27,8 @@ export interface GitHubPublisherDeps {
   runLog?: (tree: string) => Promise<string | undefined>;
   /** Told where the check run is, for the status comment's link. */
   onCheckRun?: (url: string) => void;
+  /** Told of the PR as soon as it exists (found again on a resume): the queue records it, idempotently. */
+  onPullRequest?: (pr: { number: number; url: string }) => Promise<void>;
 }
 
 export const CHECK_NAME = 'greenfix/verify';
@@ -67,6 +69,7 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
         body: renderPullRequestBody({ issueNumber: target.fixesIssue, summary: input.summary, evidence, jobId: deps.jobId, retryHint: RETRY_HINT, ...cost }),
         draft: deps.config.draft,
       });
+      await deps.onPullRequest?.(pr);
       const runLog = deps.runLog ? await deps.runLog(input.verified.tree) : undefined;
       const check = await host.upsertCheckRun({
         name: CHECK_NAME,

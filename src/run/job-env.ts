@@ -29,7 +29,8 @@ export interface JobEnv {
   hostFor(request: JobRequest): Promise<GitHost>;
   /** The raw `.github/greenfix.yml` (null when absent); throws on a YAML syntax error. */
   readConfig(request: JobRequest): Promise<unknown>;
-  queue: Pick<JobQueue, 'listBySubject'>;
+  /** The subject's earlier jobs (CI guards); the PRs a job opened (recorded, and read by the PR limits). */
+  queue: Pick<JobQueue, 'listBySubject' | 'recordPullRequest' | 'pullRequestsOpenedSince'>;
   /** Pushes a verified commit's branch (workspace/push-branch.ts, as this process wraps it). */
   push: PushBranch;
   /** How this process wraps each fix's effects. */

@@ -162,6 +162,10 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
       describeCost: jobCost(env),
       ...(source ? { runLog: (tree: string) => bestEffortRunLog(env, job.id, source, tree) } : {}),
       ...(links ? { onCheckRun: (url: string) => (links.checkRun = url) } : {}),
+      onPullRequest: async (pr) => {
+        const { repo } = job.request;
+        await env.queue.recordPullRequest({ repoKey: String(repo.id), repo: `${repo.owner}/${repo.name}`, number: pr.number, jobId: job.id });
+      },
     }),
     state: state.fixStore(),
     journal: files.journal,

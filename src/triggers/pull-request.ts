@@ -4,10 +4,13 @@ import { ignored, isSelf, parsePayload, repoRef } from './payload-helpers.js';
 import type { TriggerContext, TriggerResult } from './types.js';
 
 const PullRequestPayload = BasePayload.extend({
-  pull_request: z.object({ number: z.number().int() }),
+  pull_request: z.object({ number: z.number().int(), merged: z.boolean().nullish(), merged_at: z.string().nullish() }),
 });
 
-/** `pull_request.closed` (merged or not) cancels what runs for that PR: its branch is done with. */
+/**
+ * `pull_request.closed` (merged or not) cancels what runs for that PR: its branch is done with.
+ * A merge is also recorded, for the cost per merged PR (the store knows which PRs greenfix opened).
+ */
 export function pullRequestTrigger(action: string, payload: unknown, ctx: TriggerContext): TriggerResult {
   if (action !== 'closed') return ignored(`pull_request.${action} is not a trigger`);
   const parsed = parsePayload('pull_request', PullRequestPayload, payload);
@@ -26,5 +29,11 @@ export function pullRequestTrigger(action: string, payload: unknown, ctx: Trigge
       explicit: false,
     },
     authorize: false,
+    ...(p.pull_request.merged === true ? { merged: { at: mergedAt(p.pull_request.merged_at) } } : {}),
   };
+}
+
+function mergedAt(text: string | null | undefined): number | null {
+  const at = text ? Date.parse(text) : Number.NaN;
+  return Number.isFinite(at) ? at : null;
 }

@@ -99,7 +99,16 @@ export type TriggerResult =
       /** Not a command (a `changes_requested` review): a sender without write access gets no answer. */
       quiet?: boolean;
     }
-  | { type: 'cancel'; request: CancelRequest; authorize: boolean }
+  | {
+      type: 'cancel';
+      request: CancelRequest;
+      authorize: boolean;
+      /**
+       * `pull_request.closed` with `merged`: the merge to record, when GitHub says (`merged_at`,
+       * epoch ms; null: not said). Any PR's: the store counts only the ones greenfix opened.
+       */
+      merged?: { at: number | null };
+    }
   /**
    * With `authorize`, the refusal answers a command (`/agent …`): it goes to collaborators only,
    * so the sender's permission is checked before anything is said.
