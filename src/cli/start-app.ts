@@ -67,6 +67,8 @@ export interface AppOptions {
   redactSecrets?: string[];
   /** The run page: greenfix's public URL (GREENFIX_PUBLIC_URL) and the link key; absent = no page links. */
   runPage?: { publicUrl: string; key: RunLinkKey };
+  /** The jobs' clock (epoch ms): PR limits, progress, timings; tests inject one shared with the queue's. Default Date.now. */
+  now?: () => number;
   /** Lease/heartbeat/poll timings; defaults suit production. */
   timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number; retentionSweepMs?: number };
 }
@@ -187,7 +189,7 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     queue: o.queue,
     push: o.wrap.push(pushBranch),
     wrap: o.wrap,
-    now: Date.now,
+    now: o.now ?? Date.now,
     log: o.log,
     progressIntervalMs,
     secrets: [o.secret, ...(o.redactSecrets ?? [])],

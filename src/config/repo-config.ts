@@ -71,6 +71,19 @@ export const RepoConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * PR rate limits (Renovate's prConcurrentLimit / prHourlyLimit): a job that would open a new PR
+     * over one waits, and its status comment says so. Unset: no limit.
+     */
+    limits: z
+      .object({
+        /** Open greenfix PRs at most (branches under `branch_prefix`). */
+        open_prs: z.number().int().min(1).max(1000).optional(),
+        /** PRs greenfix opens in any hour at most. */
+        prs_per_hour: z.number().int().min(1).max(1000).optional(),
+      })
+      .strict()
+      .prefault({}),
     /** Extra instructions for the model, added to AGENTS.md. */
     instructions: z.string().max(10_000).optional(),
   })

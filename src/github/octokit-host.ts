@@ -8,7 +8,7 @@ import { gitToken } from './git-token.js';
 import type { HostDeps } from './host-deps.js';
 import { issueClosure } from './issues.js';
 import { permission } from './permissions.js';
-import { getPullRequest, upsertPullRequest } from './pull-requests.js';
+import { getPullRequest, openPullRequestsFrom, upsertPullRequest } from './pull-requests.js';
 import { react } from './reactions.js';
 import { replyOnce } from './review-replies.js';
 import { resolveReviewThread, reviewThreads } from './review-threads.js';
@@ -53,6 +53,7 @@ export function createGitHost(
     upsertComment: (issueNumber, marker, body) => upsertComment(deps, issueNumber, marker, body),
     updateComment: (commentId, body) => updateComment(deps, commentId, body),
     getPullRequest: (number) => getPullRequest(deps, number),
+    openPullRequestsFrom: (branchPrefix) => openPullRequestsFrom(deps, branchPrefix),
     upsertPullRequest: (draft) => upsertPullRequest(deps, draft),
     upsertCheckRun: (draft) => upsertCheckRun(deps, draft),
     failedChecks: (headSha, names) => failedChecks(deps, headSha, names),

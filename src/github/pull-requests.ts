@@ -40,6 +40,18 @@ export async function getPullRequest(deps: HostDeps, number: number): Promise<Pu
   return toPullRequestInfo(data);
 }
 
+/**
+ * The repository's open PRs whose head is a branch of this repository starting with `branchPrefix`
+ * (greenfix's own: the PR rate limits count them), every page.
+ */
+export async function openPullRequestsFrom(deps: HostDeps, branchPrefix: string): Promise<PullRequestInfo[]> {
+  const pulls = await call('list open pull requests', () =>
+    deps.octokit.paginate(deps.octokit.rest.pulls.list, { owner: deps.owner, repo: deps.repo, state: 'open', per_page: 100 }),
+  );
+  const here = `${deps.owner}/${deps.repo}`.toLowerCase();
+  return pulls.map(toPullRequestInfo).filter((pr) => pr.headRef.startsWith(branchPrefix) && pr.headRepoFullName?.toLowerCase() === here);
+}
+
 /** The open PR from `owner:head` into `base`, if any. */
 async function findOpen(deps: HostDeps, head: string, base: string): Promise<PullRequestInfo | null> {
   const { data } = await call('list pull requests', () =>

@@ -119,6 +119,8 @@ export interface GitHost {
   /** Edits a comment by id (cheaper than `upsertComment` once the id is known); false when it is gone. */
   updateComment(commentId: number, body: string): Promise<boolean>;
   getPullRequest(number: number): Promise<PullRequestInfo>;
+  /** Open PRs from this repository's branches starting with `branchPrefix` (greenfix's), every page. */
+  openPullRequestsFrom(branchPrefix: string): Promise<PullRequestInfo[]>;
   /** Creates the PR, or (already exists, 422) finds the open one for `head` and updates it. */
   upsertPullRequest(draft: PullRequestDraft): Promise<{ number: number; url: string; created: boolean }>;
   /** Creates the check run for (`headSha`, `externalId`), or updates the one that exists. */

@@ -17,6 +17,7 @@ import { JobReporter } from './job-reporter.js';
 import { planTarget, type JobTarget } from './job-target.js';
 import { fixOnWorkspace } from './job-fix.js';
 import { doctorJob } from './job-doctor.js';
+import { prLimitWait } from './pr-limits.js';
 import type { JobRunResult, WorkerAbortReason } from '../worker/worker-pool.js';
 import { errorText } from '../util/error-text.js';
 
@@ -55,6 +56,13 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
     return finished('config_error', { type: 'failed', message: 'invalid repository config', retryable: false });
   }
   try {
+    // Before any model call: a job that would open a PR over the repository's `limits` waits.
+    const wait = await prLimitWait({ request, config: loaded.config, host, queue: env.queue, now: env.now() });
+    if (wait) {
+      env.log.info({ jobId: job.id, limit: wait.limit, count: wait.count, max: wait.max, runAfter: wait.runAfter }, 'job waits: PR limit reached');
+      await reporter.phase('queued', 'running', wait.sentence);
+      return { type: 'deferred', runAfter: wait.runAfter, reason: wait.sentence };
+    }
     makeJobDir(env.workdir, files);
     if (request.kind === 'doctor') {
       const { ready } = await doctorJob({ env, job, config: loaded.config, host, files, signal });

@@ -36,6 +36,15 @@ describe('parseRepoConfig', () => {
     ]);
   });
 
+  it('limits: open_prs and prs_per_hour, whole numbers from 1, unset by default (no limit), strict', () => {
+    expect(defaultRepoConfig().limits).toEqual({});
+    expect(parseRepoConfig({ limits: { open_prs: 3, prs_per_hour: 1 } })).toMatchObject({ ok: true, config: { limits: { open_prs: 3, prs_per_hour: 1 } } });
+    expect(problemsOf({ limits: { open_prs: 0 } })).toEqual(['limits.open_prs: must be at least 1']);
+    expect(problemsOf({ limits: { prs_per_hour: 1.5 } })).toEqual(['limits.prs_per_hour: must be a whole number (not a number)']);
+    expect(problemsOf({ limits: { pr_hourly_limit: 2 } })).toHaveLength(1);
+    expect(problemsOf({ limits: { pr_hourly_limit: 2 } })[0]).toContain('pr_hourly_limit');
+  });
+
   it('network.allow: a list of domain patterns, empty by default (any public host)', () => {
     expect(defaultRepoConfig().network).toEqual({ allow: [] });
     const ok = parseRepoConfig({ network: { allow: ['registry.npmjs.org', '*.pythonhosted.org', 'Files.Example.COM'] } });

@@ -106,3 +106,19 @@ describe('getPullRequest', () => {
     expect(scope.isDone()).toBe(true);
   });
 });
+
+describe('openPullRequestsFrom', () => {
+  it("every page of open PRs, keeping this repository's branches under the prefix (not forks, not other branches)", async () => {
+    const f = fixture();
+    const fork = { ref: 'greenfix/issue-3', sha: 'b'.repeat(40), repo: { full_name: 'someone/widgets' } };
+    const page1 = [pr(1), pr(2, { head: { ...pr(2).head, ref: 'feature/login' } }), pr(3, { head: fork })];
+    const page2 = [pr(4, { head: { ...pr(4).head, ref: 'greenfix/issue-9' } }), pr(5, { head: { ...pr(5).head, repo: null } })];
+    const scope = api(f.seen)
+      .get(PULLS).query({ state: 'open', per_page: 100 })
+      .reply(200, page1, { link: `<https://api.github.com${PULLS}?state=open&per_page=100&page=2>; rel="next", <https://api.github.com${PULLS}?state=open&per_page=100&page=2>; rel="last"` })
+      .get(PULLS).query({ state: 'open', per_page: 100, page: 2 }).reply(200, page2);
+    const open = await f.host.openPullRequestsFrom('greenfix/');
+    expect(open.map((p) => [p.number, p.headRef])).toEqual([[1, 'greenfix/issue-7'], [4, 'greenfix/issue-9']]);
+    expect(scope.isDone()).toBe(true);
+  });
+});

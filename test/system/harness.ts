@@ -59,6 +59,8 @@ export interface HarnessOptions {
   queueRetentionMs?: number;
   /** The run pages (GREENFIX_PUBLIC_URL and the link key); default none. */
   runPage?: AppOptions['runPage'];
+  /** The clock of the queue (when the harness makes it) and of the jobs; default Date.now. */
+  now?: () => number;
   /** Sandbox settings (GREENFIX_SANDBOX_DISK_MB…), as the deployment's environment would give them. */
   sandboxEnv?: Record<string, string>;
 }
@@ -101,7 +103,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');
   nockFakeGitHub(state);
-  const queue = options.queue ?? openSqliteQueue({ path: join(dir, 'greenfix.db') });
+  const queue = options.queue ?? openSqliteQueue({ path: join(dir, 'greenfix.db'), ...(options.now ? { now: options.now } : {}) });
   const log = pino({ level: 'silent' });
   const sandbox = await createSandbox({ env: { PATH: process.env.PATH, ...options.sandboxEnv }, log: () => undefined });
   const app = await startApp({
@@ -120,6 +122,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.jobRetentionMs === undefined ? {} : { jobRetentionMs: options.jobRetentionMs }),
     ...(options.queueRetentionMs === undefined ? {} : { queueRetentionMs: options.queueRetentionMs }),
     ...(options.runPage ? { runPage: options.runPage } : {}),
+    ...(options.now ? { now: options.now } : {}),
     workerId: 'test-worker',
     wrap: noEffectWrappers,
     Octokit: options.Octokit ?? UNTHROTTLED_OCTOKIT,

@@ -1,0 +1,89 @@
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import nock from 'nock';
+import { BUGGY_REPO } from '../cli/helpers.js';
+import { startHarness, turn, type Harness } from './harness.js';
+import { labeled } from './issue-payloads.js';
+import { recordingModel, statusComments } from './pull-fixtures.js';
+
+const FIX = turn(['edit_file', { path: 'lib.sh', old: '$1 - $2', new: '$1 + $2' }]);
+/** One fix per job: the second job (issue 8) takes the second half when it runs. */
+const SCRIPT = [FIX, turn(['run_tests', {}]), turn(['finish', { summary: 'add() subtracted; it adds now.' }])];
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+
+/** `issues.labeled` on issue `number`. */
+function labeledIssue(h: Harness, number: number): Record<string, unknown> {
+  const payload = labeled(h);
+  return { ...payload, issue: { ...(payload.issue as object), number, title: `add() is wrong (${number})` } };
+}
+
+describe('PR rate limits (limits in .github/greenfix.yml)', () => {
+  let h: Harness;
+  afterEach(async () => h?.close());
+  afterAll(() => nock.restore());
+
+  /** The harness on an injected clock shared by the queue and the jobs. */
+  async function start(limits: string) {
+    let now = Date.parse('2026-12-01T14:00:00Z');
+    const { model, requests } = recordingModel([...SCRIPT, ...SCRIPT]);
+    h = await startHarness({ files: BUGGY_REPO, script: [], model, now: () => now, state: { config: `verify: bash test.sh\nlimits:\n${limits}` } });
+    return { requests, advance: (ms: number) => void (now += ms) };
+  }
+
+  it('prs_per_hour: 1 → two labelled issues make one PR; the second job says it waits, and opens its PR an hour later', async () => {
+    const { requests, advance } = await start('  prs_per_hour: 1\n');
+    await h.send('issues', labeledIssue(h, 7));
+    await h.send('issues', labeledIssue(h, 8));
+    await h.settle();
+    expect(h.state.pulls.map((p) => p.head)).toEqual(['greenfix/issue-7']);
+    // The second job made no model call: it stopped before its workspace.
+    expect(requests).toHaveLength(3);
+    const [waiting] = statusComments(h, 8);
+    expect(statusComments(h, 8)).toHaveLength(1);
+    expect(waiting).toContain(
+      'Waiting: this repository allows 1 new pull request per hour (`limits.prs_per_hour`) and greenfix opened 1 in the last hour; it checks again at 2026-12-01 15:00 UTC.',
+    );
+    const [job] = await h.queue.listBySubject('1296269#8');
+    expect(job).toMatchObject({ state: 'queued', attempts: 0, runAfter: Date.parse('2026-12-01T15:00:00Z') });
+
+    // A minute short of the hour, nothing is claimed.
+    advance(HOUR - MINUTE);
+    await h.settle();
+    expect(h.state.pulls).toHaveLength(1);
+    expect(requests).toHaveLength(3);
+
+    advance(MINUTE);
+    await h.settle();
+    expect(h.state.pulls.map((p) => p.head)).toEqual(['greenfix/issue-7', 'greenfix/issue-8']);
+    expect(requests).toHaveLength(6);
+    // Still one status comment on issue 8, edited in place: it now names its PR.
+    const after = statusComments(h, 8);
+    expect(after).toHaveLength(1);
+    expect(after[0]).toContain(`#${h.state.pulls[1]!.number}`);
+    expect(after[0]).not.toContain('Waiting:');
+    expect(await h.queue.pullRequestsOpenedSince('1296269', 0)).toHaveLength(2);
+  });
+
+  it('open_prs: 1 → the second job checks again every 15 minutes and runs once the open PR is closed', async () => {
+    const { requests, advance } = await start('  open_prs: 1\n');
+    await h.send('issues', labeledIssue(h, 7));
+    await h.send('issues', labeledIssue(h, 8));
+    await h.settle();
+    expect(h.state.pulls).toHaveLength(1);
+    expect(statusComments(h, 8)[0]).toContain(
+      'Waiting: this repository allows 1 open greenfix pull request (`limits.open_prs`) and 1 is open; it checks again at 2026-12-01 14:15 UTC, every 15 minutes until one is merged or closed.',
+    );
+    // Still open at the next check: it waits again, with the next time.
+    advance(15 * MINUTE);
+    await h.settle();
+    expect(h.state.pulls).toHaveLength(1);
+    expect(statusComments(h, 8)).toHaveLength(1);
+    expect(statusComments(h, 8)[0]).toContain('it checks again at 2026-12-01 14:30 UTC');
+    // A maintainer closes (or merges) the PR: at the next check the job runs.
+    h.state.pulls[0]!.state = 'closed';
+    advance(15 * MINUTE);
+    await h.settle();
+    expect(h.state.pulls.map((p) => [p.head, p.state])).toEqual([['greenfix/issue-7', 'closed'], ['greenfix/issue-8', 'open']]);
+    expect(requests).toHaveLength(6);
+  });
+});
