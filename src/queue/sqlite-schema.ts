@@ -57,7 +57,8 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (repo_key, number)
    );
    CREATE INDEX pull_requests_by_opened ON pull_requests (repo_key, opened_at);
-   CREATE INDEX pull_requests_by_merged ON pull_requests (merged_at) WHERE merged_at IS NOT NULL;`,
+   CREATE INDEX pull_requests_by_merged ON pull_requests (merged_at) WHERE merged_at IS NOT NULL;
+   CREATE INDEX jobs_by_repo ON jobs (repo_key, seq);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -93,6 +93,10 @@ describe('greenfix stats', () => {
     const flag = await runCli(['stats', '--csv'], env());
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('Usage: greenfix stats');
+    const help = await runCli(['stats', '--help'], env());
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: greenfix stats [--since AGE|DATE] [--json]');
+    expect((await runCli(['--help'], env())).stdout).toContain('greenfix stats [--since 30d] [--json]');
     const redis = await runCli(['stats'], { ...env(), REDIS_URL: 'http://localhost:6379' });
     expect(redis.code).toBe(2);
     expect(redis.stderr).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
