@@ -1,4 +1,7 @@
 import { expect } from '@jest/globals';
+import { join } from 'node:path';
+import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
+import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
 import { BUGGY_REPO, branches, git } from '../cli/helpers.js';
 import { waitForFakeState, type FakeGitHubState } from '../support/fake-github.js';
 import { startServeFixture, type ServeFixture } from './serve-fixture.js';
@@ -80,6 +83,7 @@ export async function crashAndResume(crashAt: string, atCrash: AtCrash, env: Rec
     expect(processesUnder(f.dir)).toEqual([]);
     try {
       expectOneOfEach(f);
+      await expectOnePullRequestRecord(f, env);
     } catch (error) {
       // What the job said and did, for a failure that only shows on a loaded machine.
       const status = statusComments(f.state).at(-1)?.body ?? '(no status comment)';
@@ -92,6 +96,17 @@ export async function crashAndResume(crashAt: string, atCrash: AtCrash, env: Rec
     }
     killProcessesUnder(f.dir);
     await f.close();
+  }
+}
+
+/** The store the processes shared recorded the one PR once (a resumed publish finds it again, records nothing new). */
+async function expectOnePullRequestRecord(f: ServeFixture, env: Record<string, string>): Promise<void> {
+  const queue = env['REDIS_URL'] ? await openBullmqQueue({ url: env['REDIS_URL'] }) : openSqliteQueue({ path: join(f.dir, 'db', 'greenfix.db') });
+  try {
+    const { repos } = await queue.stats();
+    expect(repos.map((r) => [r.repo, r.opened, r.merged])).toEqual([[`${f.state.owner}/${f.state.repo}`, 1, 0]]);
+  } finally {
+    await queue.close();
   }
 }
 
