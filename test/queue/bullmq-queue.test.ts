@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
-import { describeJobQueueContract } from './job-queue-contract.js';
+import { describeJobQueueContract, type ContractFixture } from './job-queue-contract.js';
+import { describeReserveContract } from './reserve-contract.js';
 import { advanceRedisClock } from './redis-time.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 
@@ -15,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.stop());
 
-describeJobQueueContract('BullMQ', async () => {
+const bullmqFixture = async (): Promise<ContractFixture> => {
   let now = Date.now();
   const admin = new Redis(server.url);
   const queue = await openBullmqQueue({ url: server.url, prefix: `{gf-${randomUUID()}}`, now: () => now, backoff: BACKOFF });
@@ -33,4 +34,6 @@ describeJobQueueContract('BullMQ', async () => {
       await admin.quit();
     },
   };
-});
+};
+describeJobQueueContract('BullMQ', bullmqFixture);
+describeReserveContract('BullMQ', bullmqFixture);
