@@ -128,7 +128,7 @@ describe('BullMQ queue on a real redis-server', () => {
     const q = await open();
     const { job } = await q.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
     const record = await admin.hgetall(`${prefix}:gf:job:${job.id}`);
-    expect(Object.keys(record).sort()).toEqual(['attempts', 'created_at', 'delivery_id', 'id', 'max_attempts', 'repo_key', 'request', 'run_after', 'seq', 'state', 'subject', 'updated_at']);
+    expect(Object.keys(record).sort()).toEqual(['attempts', 'created_at', 'delivery_id', 'id', 'installation_key', 'max_attempts', 'repo_key', 'request', 'run_after', 'seq', 'state', 'subject', 'updated_at']);
     expect(JSON.parse(record.request!)).toEqual(jobRequest(1, 1));
     const bull = await admin.hgetall(`${prefix}:jobs:${job.id}`);
     expect(JSON.parse(bull.data!)).toEqual(jobRequest(1, 1));
