@@ -26,6 +26,8 @@ import { renderRunPage } from '../run-log/render-html.js';
 import { loadJobRunPage } from '../run/job-run-page.js';
 import { pushBranch } from '../workspace/push-branch.js';
 import type { EffectWrappers } from './crash-wrappers.js';
+import type { OperatorCaps } from '../config/operator-caps.js';
+import { createBudgetTracker } from '../run/budget-tracker.js';
 
 /** Finished jobs forgotten per retention sweep (hourly): far more than a busy hour finishes. */
 const PRUNE_BATCH = 5_000;
@@ -66,6 +68,10 @@ export interface AppOptions {
   redactSecrets?: string[];
   /** The run page: greenfix's public URL (GREENFIX_PUBLIC_URL) and the link key; absent = no page links. */
   runPage?: { publicUrl: string; key: RunLinkKey };
+  /** The operator's spend caps (GREENFIX_*_USD); absent: only repositories' own caps apply. */
+  caps?: OperatorCaps;
+  /** The jobs' clock (spend windows, reports), the same as the queue's; default Date.now. Tests inject one. */
+  now?: () => number;
   /** Lease/heartbeat/poll timings; defaults suit production. */
   timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number; retentionSweepMs?: number };
 }
@@ -101,7 +107,9 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
           record: (event, bytes) => metrics.depCache(event, bytes),
         })
       : undefined;
-    const env = { ...jobEnv(o, probot, metrics, t.progressIntervalMs), ...(depCache ? { depCache } : {}) };
+    const budgets = createBudgetTracker(o.queue, o.now ?? Date.now);
+    metrics.setBudgets(() => budgets.remaining());
+    const env = { ...jobEnv(o, probot, metrics, t.progressIntervalMs), ...(depCache ? { depCache } : {}), onCaps: budgets.note };
     const resumed = await o.queue.abandon(o.workerId);
     if (resumed > 0) o.log.info({ jobs: resumed }, 'resuming jobs this worker was running when it stopped');
     pool = startWorkerPool({
@@ -185,9 +193,10 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
       return files.every((file) => file.config === null) ? null : config;
     },
     queue: o.queue,
+    ...(o.caps ? { caps: o.caps } : {}),
     push: o.wrap.push(pushBranch),
     wrap: o.wrap,
-    now: Date.now,
+    now: o.now ?? Date.now,
     log: o.log,
     progressIntervalMs,
     secrets: [o.secret, ...(o.redactSecrets ?? [])],

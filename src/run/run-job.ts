@@ -17,6 +17,7 @@ import { JobReporter } from './job-reporter.js';
 import { planTarget, type JobTarget } from './job-target.js';
 import { fixOnWorkspace } from './job-fix.js';
 import { doctorJob } from './job-doctor.js';
+import { reserveBudget } from './reserve-budget.js';
 import type { JobRunResult, WorkerAbortReason } from '../worker/worker-pool.js';
 import { errorText } from '../util/error-text.js';
 
@@ -64,7 +65,10 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
     const state = openJobState(files);
     const target = state.get('job') ?? (await decideTarget(env, job, loaded.config, host, state, reporter));
     if (!target) return finished('refused', { type: 'succeeded', result: { status: 'refused' } });
-    const result = await fixOnWorkspace({ env, job, config: loaded.config, host, files, state, target, reporter, signal });
+    // After the guards (a job they refuse is told so at once), before the first model call.
+    const budget = await reserveBudget(env, claimed, loaded.config, reporter);
+    if (!budget.run) return budget.outcome === 'deferred' ? budget.result : finished(budget.outcome, budget.result);
+    const result = await fixOnWorkspace({ env, job, config: budget.config, host, files, state, target, reporter, signal });
     await removeJobFiles(files, mirrorDir(env.workdir, request.repo.id));
     return finished(result.status, { type: 'succeeded', result: { status: result.status } }, result.outcome.tokens, result.outcome.steps);
   } catch (error) {

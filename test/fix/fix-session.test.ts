@@ -76,7 +76,7 @@ async function bothAssemblies(files: Record<string, string>, repoConfig: unknown
   const reporter = new JobReporter({ host, report: newJobReport('job-1', 'issue', 3, config.max_steps), now, minIntervalMs: 0, onError: () => undefined });
   const env = {
     workdir, sandbox: createUnsandboxed(), model, hostFor: async () => host, readConfig: async () => null,
-    queue: { listBySubject: async () => [] }, push: pushBranch, wrap: noFixWrappers, now, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, progressIntervalMs: 0,
+    queue: { listBySubject: async () => [], reserve: async () => { throw new Error('no caps in this test'); } }, push: pushBranch, wrap: noFixWrappers, now, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, progressIntervalMs: 0,
   };
   const jobCommands = fixCommands(root, undefined, { verify: config.verify, setup: config.setup });
   const input = { env, job: job(), config, host, files: files_, state: openJobState(files_), target: plan.target, reporter, signal: new AbortController().signal };

@@ -61,6 +61,10 @@ export interface HarnessOptions {
   runPage?: AppOptions['runPage'];
   /** Sandbox settings (GREENFIX_SANDBOX_DISK_MB…), as the deployment's environment would give them. */
   sandboxEnv?: Record<string, string>;
+  /** The operator's spend caps (GREENFIX_*_USD); default none. */
+  caps?: AppOptions['caps'];
+  /** One clock for the queue and the jobs (spend windows, backoff); default Date.now. */
+  now?: () => number;
 }
 
 /**
@@ -101,7 +105,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');
   nockFakeGitHub(state);
-  const queue = options.queue ?? openSqliteQueue({ path: join(dir, 'greenfix.db') });
+  const queue = options.queue ?? openSqliteQueue({ path: join(dir, 'greenfix.db'), ...(options.now ? { now: options.now } : {}) });
   const log = pino({ level: 'silent' });
   const sandbox = await createSandbox({ env: { PATH: process.env.PATH, ...options.sandboxEnv }, log: () => undefined });
   const app = await startApp({
@@ -120,6 +124,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.jobRetentionMs === undefined ? {} : { jobRetentionMs: options.jobRetentionMs }),
     ...(options.queueRetentionMs === undefined ? {} : { queueRetentionMs: options.queueRetentionMs }),
     ...(options.runPage ? { runPage: options.runPage } : {}),
+    ...(options.caps ? { caps: options.caps } : {}),
+    ...(options.now ? { now: options.now } : {}),
     workerId: 'test-worker',
     wrap: noEffectWrappers,
     Octokit: options.Octokit ?? UNTHROTTLED_OCTOKIT,
