@@ -1,3 +1,4 @@
+import { DEFAULT_JOB_RESERVE_USD } from '../config/operator-caps.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { Claimed } from '../queue/types.js';
 import type { JobRunResult } from '../worker/worker-pool.js';
@@ -19,7 +20,8 @@ export type BudgetVerdict =
  */
 export async function reserveBudget(env: JobEnv, claimed: Claimed, config: RepoConfig, reporter: JobReporter): Promise<BudgetVerdict> {
   const { request } = claimed.job;
-  const planned = env.caps ? jobCaps(env.caps, config, request, env.now()) : null;
+  // No operator caps: a repository's own still apply, with the default reservation.
+  const planned = jobCaps(env.caps ?? { jobReserveUsd: DEFAULT_JOB_RESERVE_USD }, config, request, env.now());
   if (!planned) return { run: true, config };
   env.onCaps?.(planned.caps, `${request.repo.owner}/${request.repo.name}`);
   const never = planned.caps.find((cap) => planned.usd > cap.limitUsd);

@@ -98,8 +98,7 @@ describe('spend caps over time', () => {
       model: counted.model,
       prices: PRICES,
       now: () => now,
-      // The repository lowers the operator's $100 month to $0.50, and reserves $0.50 per job.
-      caps: { repoMonthlyUsd: 100, jobReserveUsd: 1 },
+      // No operator caps: the repository's own $0.50 a month, and $0.50 reserved per job.
       state: { config: 'verify: bash test.sh\nmax_cost_usd: 0.5\ncaps:\n  monthly_usd: 0.5\n  on_reached: refuse\n' },
     });
     await h.send('issues', issue(h, 7));
