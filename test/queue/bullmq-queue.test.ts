@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
 import { describeJobQueueContract } from './job-queue-contract.js';
 import { advanceRedisClock } from './redis-time.js';
-import { startRedisServer, type RedisServer } from './redis-server.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 /** Backoff far beyond the test's run time, so BullMQ's own (real) clock never promotes a retry first. */
 const BACKOFF = { baseMs: 60_000, maxMs: 600_000 };
