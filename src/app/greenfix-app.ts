@@ -9,6 +9,7 @@ import type { Metrics } from './metrics.js';
 import { createRefusalLimiter, type RefusalLimiter } from './refusal-limiter.js';
 import { createRepoTokens, type RepoTokens } from './repo-tokens.js';
 import { scopedOctokit } from '../github/scoped-octokit.js';
+import { readConfigFile } from '../github/config-file.js';
 
 export interface AppDeps {
   queue: JobQueue;
@@ -51,7 +52,7 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
       const log = deliveryLogger(context.log, context.id, context.payload.repository?.full_name).child({ event: context.name });
       try {
         const { result, detail } = await handleWebhook(
-          { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(repoClient(context, tokens), context.repo()), readConfig: () => readConfig(context) },
+          { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(repoClient(context, tokens), context.repo()), readConfig: () => readConfig(context, tokens) },
           { queue: deps.queue, identity, wake: deps.wake, refusals, log },
         );
         log.info({ result, detail }, `webhook ${result}`);
@@ -67,20 +68,25 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
 
 /**
  * The handler's REST client: the event's installation client, but with a token scoped to the
- * delivery's repository (permission checks, comments, reactions). Probot's config reader keeps
- * the event client (it may read the organisation's `.github` repository).
+ * delivery's repository (permission checks, comments, reactions).
  */
 function repoClient(context: Context, tokens: RepoTokens): Context['octokit'] {
+  const ids = payloadIds(context);
+  return ids ? scopedOctokit(context.octokit, tokens.repo(context.octokit, ids.installationId, ids.repositoryId)) : context.octokit;
+}
+
+/** `.github/greenfix.yml` with a contents-read token (Probot's reader, which also looks in the org's `.github` repository). */
+async function readConfig(context: Context, tokens: RepoTokens): Promise<unknown> {
+  const ids = payloadIds(context);
+  if (!ids) return context.config('greenfix.yml');
+  return readConfigFile(scopedOctokit(context.octokit, tokens.config(context.octokit, ids.installationId)), context.repo());
+}
+
+function payloadIds(context: Context): { installationId: number; repositoryId: number } | null {
   const payload = context.payload as { installation?: { id?: unknown }; repository?: { id?: unknown } };
   const installationId = payload.installation?.id;
   const repositoryId = payload.repository?.id;
-  if (typeof installationId !== 'number' || typeof repositoryId !== 'number') return context.octokit;
-  return scopedOctokit(context.octokit, tokens(context.octokit, installationId, repositoryId));
-}
-
-/** `.github/greenfix.yml` through Probot (which also looks in the org's `.github` repository). */
-async function readConfig(context: Context): Promise<unknown> {
-  return context.config('greenfix.yml');
+  return typeof installationId === 'number' && typeof repositoryId === 'number' ? { installationId, repositoryId } : null;
 }
 
 async function appIdentity(app: Probot): Promise<{ appId: number; botLogin: string }> {

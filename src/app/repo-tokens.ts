@@ -1,23 +1,33 @@
 import type { ProbotOctokit } from 'probot';
-import { mintInstallationToken, renewingToken, restTokenScope } from '../github/installation-token.js';
+import { CONFIG_TOKEN_SCOPE, mintInstallationToken, renewingToken, restTokenScope, type TokenScope } from '../github/installation-token.js';
 
-/** The renewing, repository-scoped token of (installation, repository), made from an installation client. */
-export type RepoTokens = (installation: ProbotOctokit, installationId: number, repositoryId: number) => () => Promise<string>;
+type Token = () => Promise<string>;
+
+/** The webhook handler's installation tokens, each as narrow as its use. */
+export interface RepoTokens {
+  /** Scoped to the delivery's repository, with the app's permissions: the handler's REST calls. */
+  repo(installation: ProbotOctokit, installationId: number, repositoryId: number): Token;
+  /** contents: read only (on the installation's repositories: the org's `.github` too): reading greenfix.yml. */
+  config(installation: ProbotOctokit, installationId: number): Token;
+}
 
 /**
- * The webhook handler's REST tokens, one per (installation, repository), each scoped to its
- * repository and renewed before it expires; at most `maxRepos` kept (least recently used goes
- * first), in memory only. Created per app instance and passed in: no module state.
+ * The handler's tokens, one per (installation, repository) and one config token per
+ * installation, each renewed before it expires; at most `maxEntries` kept (least recently used
+ * goes first), in memory only. Created per app instance and passed in: no module state.
  */
-export function createRepoTokens(options: { now: () => number; maxRepos?: number }): RepoTokens {
-  const max = options.maxRepos ?? 500;
-  const tokens = new Map<string, () => Promise<string>>();
-  return (installation, installationId, repositoryId) => {
-    const key = `${installationId}:${repositoryId}`;
-    const token = tokens.get(key) ?? renewingToken({ mint: () => mintInstallationToken(installation, installationId, restTokenScope(repositoryId)), now: options.now });
+export function createRepoTokens(options: { now: () => number; maxEntries?: number }): RepoTokens {
+  const max = options.maxEntries ?? 500;
+  const tokens = new Map<string, Token>();
+  const cached = (key: string, installation: ProbotOctokit, installationId: number, scope: TokenScope): Token => {
+    const token = tokens.get(key) ?? renewingToken({ mint: () => mintInstallationToken(installation, installationId, scope), now: options.now });
     tokens.delete(key);
     tokens.set(key, token);
     while (tokens.size > max) tokens.delete(tokens.keys().next().value as string);
     return token;
+  };
+  return {
+    repo: (installation, installationId, repositoryId) => cached(`${installationId}:${repositoryId}`, installation, installationId, restTokenScope(repositoryId)),
+    config: (installation, installationId) => cached(`${installationId}:config`, installation, installationId, CONFIG_TOKEN_SCOPE),
   };
 }

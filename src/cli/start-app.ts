@@ -5,6 +5,7 @@ import { greenfixApp } from '../app/greenfix-app.js';
 import { jobLogger } from '../app/logger-context.js';
 import { DEFAULT_WEBHOOK_MAX_BYTES, limitWebhookBodies } from '../app/webhook-body-limit.js';
 import { createMetrics, type Metrics } from '../app/metrics.js';
+import { readConfigFile } from '../github/config-file.js';
 import { CONFIG_TOKEN_SCOPE, gitTokenScope, mintInstallationToken, renewingToken, restTokenScope, type TokenScope } from '../github/installation-token.js';
 import { createGitHost } from '../github/octokit-host.js';
 import { scopedOctokit } from '../github/scoped-octokit.js';
@@ -181,8 +182,7 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     readConfig: async (request) => {
       const installation = await octokitFor(request);
       const octokit = scopedOctokit(installation, renewingToken({ mint: () => mintInstallationToken(installation, request.installationId, CONFIG_TOKEN_SCOPE), now: Date.now }));
-      const { files, config } = await octokit.config.get({ owner: request.repo.owner, repo: request.repo.name, path: '.github/greenfix.yml' });
-      return files.every((file) => file.config === null) ? null : config;
+      return readConfigFile(octokit, { owner: request.repo.owner, repo: request.repo.name });
     },
     queue: o.queue,
     push: o.wrap.push(pushBranch),

@@ -63,6 +63,21 @@ move(id, 'running', get(id, 'cancel_reason') and 'cancelled' or 'queued')
 return 1
 `;
 
+/**
+ * Defers the job to ARGV[6] (epoch ms) with reason ARGV[7], ARGV[8] = spend USD ('' = none): like
+ * a release, the attempt does not count, and a flagged job ends cancelled instead.
+ * Returns the state it is left in ('queued' | 'cancelled'), or 0 when the lease is lost.
+ */
+export const DEFER_LUA = `${HELD}
+if not isHeld then return 0 end
+recordSpend(ARGV[8])
+redis.call('HSET', jk(id), 'attempts', math.max(num(id, 'attempts') - 1, 0), 'run_after', ARGV[6], 'error', ARGV[7])
+local state = get(id, 'cancel_reason') and 'cancelled' or 'queued'
+if state == 'queued' then redis.call('ZADD', P .. ':due', tonumber(ARGV[6]), id) end
+move(id, 'running', state)
+return state
+`;
+
 /** ARGV[6] = spend USD ('' = none). */
 export const MARK_CANCELLED_LUA = `${HELD}
 if not isHeld then return 0 end

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { subjectKey, type JobRequest } from '../triggers/types.js';
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
 import { claimNext } from './bullmq-claim.js';
+import { checkRunAfter } from './check-run-after.js';
 import { openDispatch } from './bullmq-dispatch.js';
 import { defineRecordScripts } from './bullmq-record.js';
 import { jobIdForDelivery } from './job-id.js';
@@ -102,6 +103,15 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
     async release(lease) {
       held(lease, await run('gfRelease', lease.jobId, lease.token));
       await dispatch.handBack(lease.jobId, lease.token);
+    },
+    async defer(lease, deferOptions) {
+      checkRunAfter(deferOptions.runAfter);
+      const answer = await run('gfDefer', lease.jobId, lease.token, deferOptions.runAfter, deferOptions.reason, spendArg(deferOptions.spendUsd));
+      held(lease, answer);
+      const state = answer as 'queued' | 'cancelled';
+      if (state === 'queued') await dispatch.delay(lease.jobId, lease.token, deferOptions.runAfter);
+      else await dispatch.fail(lease.jobId, lease.token, 'cancelled');
+      return state;
     },
     async markCancelled(lease, spendUsd) {
       held(lease, await run('gfMarkCancelled', lease.jobId, lease.token, spendArg(spendUsd)));

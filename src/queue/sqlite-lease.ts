@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
+import { checkRunAfter } from './check-run-after.js';
 import { CorruptJobError } from './errors.js';
 import { resultToColumn, rowToJob, type JobRow } from './job-row.js';
-import { LeaseLostError, type ClaimOptions, type Claimed, type FailOptions, type HeartbeatResult, type Lease } from './types.js';
+import { LeaseLostError, type ClaimOptions, type Claimed, type DeferOptions, type FailOptions, type HeartbeatResult, type Lease } from './types.js';
 
 /* The SQLite queue's leases (sqlite-queue.ts is the queue): claim, then what the holder does with a running job. */
 
@@ -86,6 +87,7 @@ export interface LeaseOps {
   complete(lease: Lease, result: unknown, spendUsd?: number): void;
   fail(lease: Lease, options: FailOptions): 'queued' | 'failed';
   release(lease: Lease): void;
+  defer(lease: Lease, options: DeferOptions): 'queued' | 'cancelled';
   markCancelled(lease: Lease, spendUsd?: number): void;
   spent(repoKey: string, since: number): number;
 }
@@ -112,6 +114,12 @@ export function createLeaseOps(ctx: SqliteContext): LeaseOps {
   const release = db.prepare<Lease & { now: number }>(
     `UPDATE jobs SET state = CASE WHEN cancel_reason IS NULL THEN 'queued' ELSE 'cancelled' END,
        attempts = max(attempts - 1, 0), updated_at = @now, ${CLEAR_LEASE} WHERE ${HELD}`,
+  );
+  // Deferred: like a release (the attempt does not count), back at `runAfter`, the reason kept in `error`.
+  const defer = db.prepare<Lease & { runAfter: number; reason: string; now: number }, { state: 'queued' | 'cancelled' }>(
+    `UPDATE jobs SET state = CASE WHEN cancel_reason IS NULL THEN 'queued' ELSE 'cancelled' END,
+       attempts = max(attempts - 1, 0), run_after = @runAfter, error = @reason, updated_at = @now, ${CLEAR_LEASE}
+     WHERE ${HELD} RETURNING state`,
   );
   const cancelled = db.prepare<Lease & { now: number }>(
     `UPDATE jobs SET state = 'cancelled', cancel_reason = COALESCE(cancel_reason, 'cancelled by the worker'),
@@ -155,6 +163,16 @@ export function createLeaseOps(ctx: SqliteContext): LeaseOps {
     complete: (lease, result, spendUsd) => withSpend(lease, spendUsd, () => complete.run({ ...pick(lease), result: resultToColumn(result), now: ctx.now() }).changes),
     fail: (lease, options) => fail.immediate(lease, options),
     release: (lease) => mustHold(lease, release.run({ ...pick(lease), now: ctx.now() }).changes),
+    defer: (lease, options) => {
+      checkRunAfter(options.runAfter);
+      let state: 'queued' | 'cancelled' = 'queued';
+      withSpend(lease, options.spendUsd, () => {
+        const row = defer.get({ ...pick(lease), runAfter: options.runAfter, reason: options.reason, now: ctx.now() });
+        if (row) state = row.state;
+        return row ? 1 : 0;
+      });
+      return state;
+    },
     markCancelled: (lease, spendUsd) => withSpend(lease, spendUsd, () => cancelled.run({ ...pick(lease), now: ctx.now() }).changes),
     spent: (repoKey, since) => spentSince.get({ repoKey, since })?.usd ?? 0,
   };

@@ -39,6 +39,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
     complete: async (l, result, spendUsd) => lease.complete(l, result, spendUsd),
     fail: async (l, failOptions) => lease.fail(l, failOptions),
     release: async (l) => lease.release(l),
+    defer: async (l, deferOptions) => lease.defer(l, deferOptions),
     markCancelled: async (l, spendUsd) => lease.markCancelled(l, spendUsd),
     spent: async (repoKey, since) => lease.spent(repoKey, since),
     cancel: async (subject, reason) => cancel.immediate(subject, reason),

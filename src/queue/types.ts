@@ -87,6 +87,15 @@ export interface FailOptions {
   spendUsd?: number;
 }
 
+export interface DeferOptions {
+  /** Epoch ms (the queue's clock) before which the job is not claimed again. */
+  runAfter: number;
+  /** Why it waits (a cap, a rate limit): kept in the job's `error` while it waits. */
+  reason: string;
+  /** USD the job spent so far (all attempts), recorded in the same transaction, like `complete`'s. */
+  spendUsd?: number;
+}
+
 export interface JobQueue {
   enqueue(request: JobRequest, options: EnqueueOptions): Promise<EnqueueResult>;
   /** The next runnable job, or null: queued (or lease expired), `runAfter` passed, repo not busy. */
@@ -102,6 +111,12 @@ export interface JobQueue {
   fail(lease: Lease, options: FailOptions): Promise<'queued' | 'failed'>;
   /** Gives the job back unfinished (graceful shutdown), without counting an attempt against it. */
   release(lease: Lease): Promise<void>;
+  /**
+   * Puts the running job back to 'queued' until `runAfter`, without counting an attempt against it
+   * (like `release`), its reason kept in `error`. A job flagged for cancellation ends 'cancelled'
+   * instead. Returns the state the job is left in. LeaseLostError when the lease is not held.
+   */
+  defer(lease: Lease, options: DeferOptions): Promise<'queued' | 'cancelled'>;
   /** Marks the job cancelled (after a cancel request, once the worker stopped it). */
   markCancelled(lease: Lease, spendUsd?: number): Promise<void>;
   /** USD recorded for the repository (`repoKey`) at or after `since` (epoch ms), by the queue's clock. */

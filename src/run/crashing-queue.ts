@@ -4,7 +4,7 @@ import type { CrashPoints } from '../util/crash-points.js';
 export type QueueCrashPoint = 'before_job_end' | 'after_job_end';
 
 /**
- * A queue whose job endings (complete, fail, markCancelled: each records the job's spend in the
+ * A queue whose job endings (complete, fail, defer, markCancelled: each records the job's spend in the
  * same transaction) reach `before_job_end` and `after_job_end` around the real call.
  */
 export function crashingQueue(queue: JobQueue, crash: CrashPoints<QueueCrashPoint>): JobQueue {
@@ -21,6 +21,7 @@ export function crashingQueue(queue: JobQueue, crash: CrashPoints<QueueCrashPoin
     ...queue,
     complete: around((lease, result, spend) => queue.complete(lease, result, spend)),
     fail: around((lease, options) => queue.fail(lease, options)),
+    defer: around((lease, options) => queue.defer(lease, options)),
     markCancelled: around((lease, spend) => queue.markCancelled(lease, spend)),
   };
 }

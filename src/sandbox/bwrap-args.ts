@@ -33,6 +33,8 @@ export interface BwrapPlan {
   command: string;
   /** Descriptor bwrap reads the seccomp program from (the launcher's fd 3); null: no filter. */
   seccompFd: number | null;
+  /** Files bwrap reads from a descriptor and mounts read-only, in place of the host's (/etc/passwd naming a leased uid). */
+  dataFiles?: readonly { path: string; fd: number }[];
 }
 
 /** Arguments after the bwrap executable, ending with the bash invocation of the command. */
@@ -45,7 +47,9 @@ export function buildBwrapArgs(plan: BwrapPlan): string[] {
     else args.push('--symlink', entry.target, entry.path);
   }
   const etc = plan.egress ? [...plan.etc, ...plan.networkEtc] : plan.etc;
-  for (const path of etc) args.push('--ro-bind', path, path);
+  const replaced = new Set((plan.dataFiles ?? []).map((file) => file.path));
+  for (const path of etc) if (!replaced.has(path)) args.push('--ro-bind', path, path);
+  for (const file of plan.dataFiles ?? []) args.push('--ro-bind-data', String(file.fd), file.path);
   args.push('--proc', '/proc', '--dev', '/dev');
   args.push('--size', String(plan.tmpBytes), '--tmpfs', '/tmp', '--dir', plan.home);
   // Mounts apply in order: whatever lives under /tmp must come after the tmpfs.

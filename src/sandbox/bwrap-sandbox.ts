@@ -47,6 +47,7 @@ import { isReachableBy, prepareWorkspaceOwnership, type FileOwner } from './owne
 import { checkReadOnlyBinds } from './read-only-binds.js';
 import { resolveCwd } from './request-paths.js';
 import { seccompProgram } from './seccomp-filter.js';
+import { readHostIdentity, sandboxIdentity } from './sandbox-identity.js';
 import { toSandboxResult } from './to-sandbox-result.js';
 import type { Sandbox, SandboxRequest, SandboxResult } from './types.js';
 import type { UidPool } from './uid-leases.js';
@@ -113,6 +114,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   const etc = options.etc ?? probeEtc(ETC_ALLOW);
   const networkEtc = options.networkEtc ?? probeEtc(ETC_NETWORK);
   const filter = options.seccomp ? seccompProgram() : undefined;
+  const hostIdentity = readHostIdentity(etc);
   let sequence = 0;
   const openEgress = setupEgress({
     options: options.egress,
@@ -161,6 +163,9 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     const env = sandboxEnvironment(egress ? { ...egress.env, ...request.env } : request.env, { home: HOME, path: options.path });
     // Checked as the read-only binds are: host-decided (the setup step's package cache), never from the worktree.
     const writableBinds = checkReadOnlyBinds(request.writableBinds ?? [], workspace, { appDirs: options.appDirs, dataDirs: options.dataDirs ?? [], runAs: owner });
+    // Descriptors from 3 on: the seccomp program, then the files bwrap mounts from data.
+    const identity = owner ? sandboxIdentity(owner, HOME, hostIdentity) : [];
+    const firstDataFd = SECCOMP_FD + (filter ? 1 : 0);
     const bwrapArgs = buildBwrapArgs({
       system,
       etc,
@@ -176,6 +181,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       env,
       command: request.command,
       seccompFd: filter ? SECCOMP_FD : null,
+      dataFiles: identity.map((file, i) => ({ path: file.path, fd: firstDataFd + i })),
     });
     sequence += 1;
     const cgroup = options.cgroups?.create(commandCgroupName(process.pid, sequence), {
@@ -192,7 +198,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
         tailBytes: options.tailBytes,
         outputFile: request.outputFile,
         signal: request.signal,
-        ...(filter ? { fd3: filter } : {}),
+        extraFds: [...(filter ? [filter] : []), ...identity.map((file) => file.data)],
       });
       const oom = cgroup?.oomKilled() ?? false;
       return { ...toSandboxResult(result), ...(oom ? { limit: { kind: 'memory' as const, limitMb: limits.memoryMb } } : {}) };

@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isWithin } from './app-dirs.js';
@@ -8,6 +8,7 @@ import { FORWARDER_FILE, FORWARDER_SOURCE } from './egress-forwarder.js';
 import { startEgressProxy, type EgressReport } from './egress-proxy.js';
 import { findExecutable } from './find-executable.js';
 import type { FileOwner } from './ownership.js';
+import { isProcessAlive, processStartTime } from './process-alive.js';
 
 /** Where the session's directory appears inside the sandbox, and the forwarder's port there. */
 export const EGRESS_MOUNT = '/run/greenfix-egress';
@@ -28,6 +29,36 @@ export interface EgressSessionOptions {
   runAs: FileOwner | null;
   policy?: EndpointPolicy;
   resolve?: Resolver;
+  /** Where the session's directory is made; default the OS temp dir. */
+  tmp?: string;
+}
+
+const EGRESS_DIR = /^greenfix-egress-(\d+)-(\d+)-/;
+
+/** `greenfix-egress-<pid>-<start time>-`: the directory names the process that owns it. */
+function egressDirPrefix(pid: number): string {
+  return `greenfix-egress-${pid}-${processStartTime(pid) ?? 0}-`;
+}
+
+/**
+ * Removes session directories whose process is gone (killed mid-setup: `close` never ran), and
+ * returns their names. A live process's directories, and anything not named like one, stay.
+ */
+export function sweepEgressDirs(tmp = tmpdir()): string[] {
+  const swept: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(tmp);
+  } catch {
+    return swept;
+  }
+  for (const name of names) {
+    const owner = EGRESS_DIR.exec(name);
+    if (!owner || isProcessAlive(Number(owner[1]), Number(owner[2]))) continue;
+    rmSync(join(tmp, name), { recursive: true, force: true });
+    swept.push(name);
+  }
+  return swept;
 }
 
 /**
@@ -35,7 +66,7 @@ export interface EgressSessionOptions {
  * then belongs to exactly that run, and nothing listens between setups.
  */
 export async function openEgressSession(options: EgressSessionOptions): Promise<EgressSession> {
-  const dir = mkdtempSync(join(tmpdir(), 'greenfix-egress-'));
+  const dir = mkdtempSync(join(options.tmp ?? tmpdir(), egressDirPrefix(process.pid)));
   try {
     chmodSync(dir, 0o711);
     writeFileSync(join(dir, FORWARDER_FILE), FORWARDER_SOURCE, { mode: 0o644 });

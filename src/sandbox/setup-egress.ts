@@ -3,7 +3,7 @@ import type { BwrapPlan, SystemEntry } from './bwrap-args.js';
 import type { EndpointPolicy, Resolver } from './egress-decision.js';
 import { FORWARDER_FILE } from './egress-forwarder.js';
 import {
-  EGRESS_MOUNT, EGRESS_PORT, PROXY_SOCKET, SYSTEM_CA_BUNDLE, findSandboxNode, openEgressSession, proxyEnvironment, type EgressSession,
+  EGRESS_MOUNT, EGRESS_PORT, PROXY_SOCKET, SYSTEM_CA_BUNDLE, findSandboxNode, openEgressSession, proxyEnvironment, sweepEgressDirs, type EgressSession,
 } from './egress-session.js';
 import { DEFAULT_SANDBOX_PATH } from './environment.js';
 import { SandboxUnavailableError } from './errors.js';
@@ -53,6 +53,8 @@ export function setupEgress(host: SetupEgressHost): (repoAllow: readonly string[
   // Node tools (npm, yarn, pnpm) then trust the system's CAs, as curl, pip and git already do: a host
   // behind a TLS-inspecting egress gateway (these CI machines) has its CA only there.
   const caBundle = host.networkEtc.includes('/etc/ssl') && existsSync(SYSTEM_CA_BUNDLE) ? SYSTEM_CA_BUNDLE : null;
+  // A process killed mid-setup left its session directory behind: the next sandbox removes it.
+  sweepEgressDirs();
   return async (repoAllow, runAs) => {
     // The operator's list and the repository's: a host must be on both.
     const operator = host.options?.allow ?? null;

@@ -19,8 +19,11 @@ export interface ProcessRequest {
   outputFile?: string;
   outputFileMaxBytes?: number;
   stdin?: string;
-  /** Bytes the child reads from descriptor 3 (a pipe closed after them): bwrap's seccomp program. */
-  fd3?: Buffer;
+  /**
+   * Bytes the child reads from descriptors 3, 4, … (one pipe each, closed after its bytes): bwrap's
+   * seccomp program and the data files it binds.
+   */
+  extraFds?: readonly Buffer[];
   signal?: AbortSignal;
 }
 
@@ -73,7 +76,7 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       env: req.env,
       detached: true,
       // No stdin unless given: a socket on stdin makes bash believe rshd started it and read ~/.bashrc.
-      stdio: [req.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(req.fd3 ? (['pipe'] as const) : [])],
+      stdio: [req.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(req.extraFds ?? []).map(() => 'pipe' as const)],
     });
     let timedOut = false;
     let aborted = false;
@@ -100,11 +103,11 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     child.stderr?.on('data', (c: Buffer) => (err.push(c), tee(c)));
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(req.stdin);
-    const fd3 = child.stdio[3] as NodeJS.WritableStream | null | undefined;
-    if (req.fd3 && fd3) {
-      fd3.on('error', () => undefined);
-      fd3.end(req.fd3);
-    }
+    (req.extraFds ?? []).forEach((bytes, i) => {
+      const pipe = child.stdio[3 + i] as NodeJS.WritableStream | null | undefined;
+      pipe?.on('error', () => undefined);
+      pipe?.end(bytes);
+    });
 
     const finish = () => {
       clearTimeout(timer);

@@ -66,6 +66,10 @@ async function settle(deps: JobDeps, lease: Lease, result: JobRunResult, aborted
   if (result.type === 'cancelled' || aborted?.kind === 'cancelled') {
     return report(deps, fields, 'job cancelled', () => queue.markCancelled(lease, spend));
   }
+  if (result.type === 'deferred') {
+    const deferral = { runAfter: result.runAfter, reason: result.reason, ...(spend !== undefined ? { spendUsd: spend } : {}) };
+    return report(deps, { ...fields, runAfter: result.runAfter, reason: result.reason }, 'job deferred', async () => ({ state: await queue.defer(lease, deferral) }));
+  }
   const failure = { message: result.message, retryable: result.retryable, ...(spend !== undefined ? { spendUsd: spend } : {}) };
   return report(deps, { ...fields, error: result.message }, 'job failed', async () => ({ state: await queue.fail(lease, failure) }));
 }

@@ -1,10 +1,12 @@
 import type { Claimed, JobQueue } from '../queue/types.js';
 
-/** How runJob ended: the pool turns it into complete, fail or markCancelled on the queue. */
+/** How runJob ended: the pool turns it into complete, fail, defer or markCancelled on the queue. */
 export type JobRunResult =
   | { type: 'succeeded'; result: unknown; spendUsd?: number }
   | { type: 'failed'; message: string; retryable: boolean; spendUsd?: number }
-  | { type: 'cancelled'; spendUsd?: number };
+  | { type: 'cancelled'; spendUsd?: number }
+  /** Not now: back to the queue until `runAfter` (epoch ms, the queue's clock), the attempt not counted. */
+  | { type: 'deferred'; runAfter: number; reason: string; spendUsd?: number };
 
 /** Why the pool aborted a job's signal (`signal.reason`); runJob may branch on `kind`. */
 export type WorkerAbortReason =

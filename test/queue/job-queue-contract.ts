@@ -168,6 +168,58 @@ export function describeJobQueueContract(name: string, setup: () => Promise<Cont
       expect((await q.claim(LEASE))?.job).toMatchObject({ id: job.id, attempts: 1 });
     });
 
+    it('defer puts the job back until runAfter, keeps the reason and does not use up an attempt', async () => {
+      const { job } = await q.enqueue(jobRequest(1, 1), { deliveryId: 'a', maxAttempts: 1 });
+      const first = (await q.claim(LEASE))!;
+      const runAfter = first.job.updatedAt + HOUR;
+      expect(await q.defer(first.lease, { runAfter, reason: 'the daily cap is reached' })).toBe('queued');
+      expect(await q.get(job.id)).toMatchObject({ state: 'queued', attempts: 0, runAfter, error: 'the daily cap is reached' });
+      // The lease is over: the old token may do nothing more.
+      await expect(q.defer(first.lease, { runAfter, reason: 'again' })).rejects.toBeInstanceOf(LeaseLostError);
+      await expect(q.complete(first.lease, null)).rejects.toBeInstanceOf(LeaseLostError);
+      expect(await q.claim(LEASE)).toBeNull();
+      await f.clock.advance(HOUR - 1_000);
+      expect(await q.claim(LEASE)).toBeNull();
+      await f.clock.advance(2_000);
+      // maxAttempts 1 and deferred once: it still runs, its first counted attempt.
+      const second = (await q.claim(LEASE))!;
+      expect(second.job).toMatchObject({ id: job.id, state: 'running', attempts: 1 });
+      await q.complete(second.lease, { pr: 1 });
+      expect((await q.get(job.id))?.state).toBe('succeeded');
+    });
+
+    it('a deferred job frees its repository for the next job, and records its spend once', async () => {
+      const a = await q.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
+      const b = await q.enqueue(jobRequest(1, 2), { deliveryId: 'b' });
+      const first = (await q.claim(LEASE))!;
+      expect(first.job.id).toBe(a.job.id);
+      expect(await q.claim(LEASE)).toBeNull();
+      await q.defer(first.lease, { runAfter: first.job.updatedAt + HOUR, reason: 'rate limit', spendUsd: 0.4 });
+      expect(await q.spent('1', 0)).toBeCloseTo(0.4, 10);
+      const next = (await q.claim(LEASE))!;
+      expect(next.job.id).toBe(b.job.id);
+      await q.complete(next.lease, null);
+      await f.clock.advance(HOUR + 1_000);
+      const resumed = (await q.claim(LEASE))!;
+      expect(resumed.job.id).toBe(a.job.id);
+      // The resumed run's total includes the first attempt's 0.4: counted once.
+      await q.complete(resumed.lease, null, 0.9);
+      expect(await q.spent('1', 0)).toBeCloseTo(0.9, 10);
+    });
+
+    it('a job flagged for cancellation ends cancelled when it defers; a bad runAfter is refused', async () => {
+      const { job } = await q.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
+      const { lease } = (await q.claim(LEASE))!;
+      await expect(q.defer(lease, { runAfter: Number.NaN, reason: 'x' })).rejects.toBeInstanceOf(RangeError);
+      await expect(q.defer({ jobId: lease.jobId, token: 'forged' }, { runAfter: 1, reason: 'x' })).rejects.toBeInstanceOf(LeaseLostError);
+      expect((await q.get(job.id))?.state).toBe('running');
+      await q.cancel(job.subject, '/agent cancel');
+      expect(await q.defer(lease, { runAfter: job.createdAt + HOUR, reason: 'cap' })).toBe('cancelled');
+      expect(await q.get(job.id)).toMatchObject({ state: 'cancelled', cancelReason: '/agent cancel' });
+      await f.clock.advance(2 * HOUR);
+      expect(await q.claim(LEASE)).toBeNull();
+    });
+
     it('cancel ends queued jobs at once and flags running ones', async () => {
       const running = await q.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
       const { lease } = (await q.claim(LEASE))!;

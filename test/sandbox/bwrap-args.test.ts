@@ -126,3 +126,13 @@ describe('buildBwrapArgs seccomp', () => {
     expect(buildBwrapArgs({ ...plan, seccompFd: null })).not.toContain('--seccomp');
   });
 });
+
+describe('buildBwrapArgs data files', () => {
+  it("mounts /etc/passwd from a descriptor instead of the host's, and leaves other /etc entries bound", () => {
+    const args = buildBwrapArgs({ ...plan, dataFiles: [{ path: '/etc/passwd', fd: 4 }] });
+    expect(triple(args, '--ro-bind', '/etc/passwd')).toBe(-1);
+    expect(triple(args, '--ro-bind-data', '4')).toBeGreaterThan(-1);
+    expect(args[triple(args, '--ro-bind-data', '4') + 2]).toBe('/etc/passwd');
+    expect(triple(args, '--ro-bind', '/etc/hosts')).toBeGreaterThan(-1);
+  });
+});

@@ -1,9 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { FORWARDER_FILE, FORWARDER_SOURCE } from '../../src/sandbox/egress-forwarder.js';
-import { openEgressSession, PROXY_SOCKET, proxyEnvironment } from '../../src/sandbox/egress-session.js';
+import { openEgressSession, PROXY_SOCKET, proxyEnvironment, sweepEgressDirs } from '../../src/sandbox/egress-session.js';
 import { checkVariable } from '../../src/sandbox/environment.js';
 import { isRoot } from './fixtures.js';
 
@@ -42,5 +46,37 @@ describe('an egress session (one proxy per setup run)', () => {
     for (const [name, value] of Object.entries(env)) expect(() => checkVariable(name, value)).not.toThrow();
     expect(env).toMatchObject({ HTTP_PROXY: 'http://127.0.0.1:3128', https_proxy: 'http://127.0.0.1:3128', npm_config_https_proxy: 'http://127.0.0.1:3128', NO_PROXY: '' });
 
+  });
+});
+
+describe('session directories a killed process left behind', () => {
+  it('are removed by the next sweep; a live process’s directory and unrelated names stay', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'greenfix-sweep-test-'));
+    try {
+      // A real process opens a session, then dies by SIGKILL (no close, no cleanup).
+      const script = `import { openEgressSession } from ${JSON.stringify(pathToFileURL(resolve('dist/src/sandbox/egress-session.js')).href)};
+        const s = await openEgressSession({ allow: [], runAs: null, tmp: ${JSON.stringify(tmp)} });
+        process.stdout.write(s.dir + '\\n');
+        setInterval(() => undefined, 1000);`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const [line] = (await once(child.stdout, 'data')) as [Buffer];
+      const killedDir = line.toString().trim();
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      expect(existsSync(killedDir)).toBe(true);
+
+      const live = await openEgressSession({ allow: [], runAs: null, tmp });
+      mkdirSync(join(tmp, 'greenfix-egress-notes'));
+      try {
+        expect(sweepEgressDirs(tmp)).toEqual([basename(killedDir)]);
+        expect(existsSync(killedDir)).toBe(false);
+        expect(existsSync(live.dir)).toBe(true);
+        expect(existsSync(join(tmp, 'greenfix-egress-notes'))).toBe(true);
+      } finally {
+        await live.close();
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

@@ -75,6 +75,18 @@ describe('a uid of its own per job', () => {
     const r = await moved.run({ command: 'echo more >> deep/er/made && echo ok', workspace, timeoutMs: 10_000 });
     expect(r.stdout).toBe('ok\n');
   });
+  (isRoot ? it : it.skip)('a leased uid has a name inside: id -un, os.userInfo() and getpass work, and the host passwd is otherwise unchanged', async () => {
+    const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: quiet });
+    const { job: leased, workspace } = await job(sandbox);
+    const uid = leased.owner!.uid;
+    const r = await leased.run({
+      command: `id -un; node -e 'const u = require("os").userInfo(); console.log(u.username, u.uid, u.homedir)'; ${python('import getpass; print(getpass.getuser())')}; grep -c '^root:' /etc/passwd; getent group ${leased.owner!.gid} | cut -d: -f1`,
+      workspace,
+      timeoutMs: 20_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`greenfix\ngreenfix ${uid} /tmp/home\ngreenfix\n1\ngreenfix\n`);
+  });
 });
 
 describe('the setup step of a job', () => {

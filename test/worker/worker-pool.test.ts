@@ -86,6 +86,31 @@ describe('worker pool', () => {
     expect(await f.queue.get(job.id)).toMatchObject({ state: 'failed', attempts: 1, error: 'no verify command' });
   });
 
+  it('a deferred job goes back to the queue until its time, its attempt not counted, its spend recorded', async () => {
+    let runs = 0;
+    const pool = pools.start({
+      runJob: async () => {
+        if (++runs === 1) return { type: 'deferred', runAfter: f.clock.now() + 3_600_000, reason: 'the daily cap is reached', spendUsd: 0.2 };
+        return { type: 'succeeded', result: 'ran', spendUsd: 0.3 };
+      },
+    });
+    const { job } = await f.queue.enqueue(jobRequest(1, 1), { deliveryId: 'a', maxAttempts: 1 });
+    pool.wake();
+    await pool.drained();
+    expect(await f.queue.get(job.id)).toMatchObject({ state: 'queued', attempts: 0, error: 'the daily cap is reached' });
+    expect(logs.entries).toContainEqual(expect.objectContaining({ msg: 'job deferred', obj: expect.objectContaining({ jobId: job.id, state: 'queued' }) }));
+    expect(await f.queue.spent('1', 0)).toBeCloseTo(0.2, 10);
+    f.clock.advance(3_599_000);
+    pool.wake();
+    await pool.drained();
+    expect(runs).toBe(1);
+    f.clock.advance(1_000);
+    pool.wake();
+    await pool.drained();
+    expect(await f.queue.get(job.id)).toMatchObject({ state: 'succeeded', attempts: 1, result: 'ran' });
+    expect(await f.queue.spent('1', 0)).toBeCloseTo(0.3, 10);
+  });
+
   it('stop waits for a job that ends within the grace period', async () => {
     const runner = controlledRunner();
     const pool = pools.start({ runJob: runner.runJob });
