@@ -9,7 +9,7 @@ import { RedisQueueOpenError } from '../../src/queue/redis-connect.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { jobRequest } from './job-requests.js';
 import { advanceRedisClock } from './redis-time.js';
-import { RedisServerError, startRedisServer, type RedisServer } from './redis-server.js';
+import { RedisServerError, startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 const LEASE = { workerId: 'w1', leaseMs: 60_000, maxRunning: 10 };
 

@@ -6,7 +6,7 @@ import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { raceProcesses } from './claim-race.js';
 import { jobRequest } from './job-requests.js';
-import { startRedisServer, type RedisServer } from './redis-server.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 const QUEUE_JS = resolve('dist/src/queue/bullmq-queue.js');
 

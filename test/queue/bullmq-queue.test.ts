@@ -4,7 +4,7 @@ import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
 import { describeJobQueueContract, type ContractFixture } from './job-queue-contract.js';
 import { describeReserveContract } from './reserve-contract.js';
 import { advanceRedisClock } from './redis-time.js';
-import { startRedisServer, type RedisServer } from './redis-server.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 /** Backoff far beyond the test's run time, so BullMQ's own (real) clock never promotes a retry first. */
 const BACKOFF = { baseMs: 60_000, maxMs: 600_000 };

@@ -3,7 +3,7 @@ import nock from 'nock';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
 import type { JobQueue } from '../../src/queue/types.js';
-import { startRedisServer, type RedisServer } from '../queue/redis-server.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
 import type { ChatModel } from '../../src/model/types.js';
 import { BUGGY_REPO } from '../cli/helpers.js';

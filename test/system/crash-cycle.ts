@@ -1,5 +1,6 @@
 import { expect } from '@jest/globals';
-import { BUGGY_REPO, branches, git } from '../cli/helpers.js';
+import { BUGGY_REPO, branches } from '../cli/helpers.js';
+import { git } from '../support/git.js';
 import { waitForFakeState, type FakeGitHubState } from '../support/fake-github.js';
 import { startServeFixture, type ServeFixture } from './serve-fixture.js';
 import { killProcessesUnder, logRecords, processesUnder, within, type ServeProcess } from './serve-process.js';

@@ -12,7 +12,7 @@ import type { ChatModel } from '../../src/model/types.js';
 import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
-import { cleanup, tempDir } from '../cli/helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
 import { newFakeGitHubState, nockFakeGitHub, type FakeGitHubState } from '../support/fake-github.js';
 import { testAppCredentials } from '../support/github-app.js';
 import { startGitHttpServer, type GitHttpRequest, type GitHttpServer } from '../support/git-http-server.js';
