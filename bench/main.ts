@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
-import { startRedisServer } from '../test/queue/redis-server.js';
+import { startRedisServer } from '../test/support/redis-server.js';
 import { generateKeyPairSync } from 'node:crypto';
 import { benchContextTokens } from './context-tokens.js';
 import { benchDepCacheSetup } from './dep-cache-setup.js';

@@ -7,7 +7,7 @@ import { openBullmqQueue } from '../src/queue/bullmq-queue.js';
 import { openSqliteQueue } from '../src/queue/sqlite-queue.js';
 import type { JobQueue } from '../src/queue/types.js';
 import type { JobRequest } from '../src/triggers/types.js';
-import { startRedisServer } from '../test/queue/redis-server.js';
+import { startRedisServer } from '../test/support/redis-server.js';
 
 export interface QueuePhaseRates {
   enqueuePerSec: number;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { git } from '../src/workspace/git.js';
+import { join } from 'node:path';
 import { GitWorkspace } from '../src/workspace/git-workspace.js';
+import { makeRepo } from '../test/support/make-repo.js';
 
 export interface TreeHashBench {
   files: number;
@@ -26,7 +26,7 @@ export async function benchTreeHash(files = 20_000, runs = 5): Promise<TreeHashB
   const dir = mkdtempSync(join(tmpdir(), 'gf-bench-tree-'));
   try {
     const root = join(dir, 'repo');
-    await makeRepo(root, files);
+    makeRepo(root, benchFiles(files), 'bench'); // test git: gc.auto=0, so 20k loose objects start no background gc
     const ws = await GitWorkspace.open({ root, baseCommit: 'HEAD', stateDir: join(dir, 'state') });
     await ws.treeHash(); // warm: the first call hashes what the seeded index has no stat data for
     const gitTimes: number[] = [];
@@ -45,20 +45,10 @@ export async function benchTreeHash(files = 20_000, runs = 5): Promise<TreeHashB
 }
 
 /** Small text files spread over two levels of directories, plus ignored dependencies. */
-async function makeRepo(root: string, files: number): Promise<void> {
-  for (let i = 0; i < files; i++) {
-    const path = join(root, filePath(i));
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, `// file ${i}\nexport const value${i} = ${i};\n`);
-  }
-  writeFileSync(join(root, '.gitignore'), 'node_modules/\n');
-  mkdirSync(join(root, 'node_modules', 'dep'), { recursive: true });
-  writeFileSync(join(root, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
-  await git(['init', '-q', root], { cwd: root });
-  await git(['add', '-A'], { cwd: root });
-  // gc.auto=0: 20k loose objects would start a background gc that skews timings and outlives us.
-  const id = ['-c', 'gc.auto=0', '-c', 'user.name=bench', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgSign=false'];
-  await git([...id, 'commit', '-q', '-m', 'bench'], { cwd: root });
+function benchFiles(files: number): Record<string, string> {
+  const tree: Record<string, string> = { '.gitignore': 'node_modules/\n', 'node_modules/dep/index.js': 'module.exports = 1;\n' };
+  for (let i = 0; i < files; i++) tree[filePath(i)] = `// file ${i}\nexport const value${i} = ${i};\n`;
+  return tree;
 }
 
 function filePath(i: number): string {

@@ -15,6 +15,9 @@ export interface TokenUsage {
 /** Jobs per state, read at scrape time (`JobQueue.counts()`). */
 export type JobCounts = () => Promise<Record<string, number>>;
 
+/** USD left under each configured spend cap in its current window, read at scrape time. */
+export type BudgetsRemaining = () => Promise<Array<{ scope: string; window: string; key: string; remainingUsd: number }>>;
+
 /**
  * greenfix's Prometheus metrics behind typed methods, so callers never touch prom-client and
  * label values stay a small fixed set. Each call makes its own `Registry` (never prom-client's
@@ -31,6 +34,8 @@ export interface Metrics {
   setJobCounts(counts: JobCounts): void;
   /** Where the pull request metrics (opened, merged, cost per merged PR) come from (`JobQueue.stats`); asked at every scrape. */
   setPullRequestStats(stats: () => Promise<QueueStats>): void;
+  /** Where `greenfix_budget_remaining_usd{scope,window,key}` comes from; asked at every scrape. */
+  setBudgets(budgets: BudgetsRemaining): void;
   /** The Prometheus text exposition of every metric. */
   render(): Promise<string>;
   /** The Content-Type that goes with `render()`. */
@@ -49,6 +54,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   const registers = [registry];
   let jobCounts: JobCounts | null = null;
+  let budgets: BudgetsRemaining | null = null;
 
   const webhooks = new Counter({
     name: 'greenfix_webhooks_total',
@@ -93,6 +99,21 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       countErrors.inc();
     }
   }
+  const remaining = new Gauge({
+    name: 'greenfix_budget_remaining_usd',
+    help: 'USD left under each configured spend cap in its current window (the cap minus the spend recorded in it), for caps jobs of this process ran under; read at scrape time.',
+    labelNames: ['scope', 'window', 'key'] as const,
+    registers,
+    async collect() {
+      if (!budgets) return;
+      remaining.reset();
+      try {
+        for (const b of await budgets()) remaining.set({ scope: b.scope, window: b.window, key: b.key }, b.remainingUsd);
+      } catch {
+        // Left empty: a stale figure would read as budget that is not there.
+      }
+    },
+  });
   const duration = new Histogram({
     name: 'greenfix_job_duration_seconds',
     help: 'Wall time of finished jobs by kind and outcome.',
@@ -161,6 +182,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       jobCounts = counts;
     },
     setPullRequestStats: (stats) => pulls.setSource(stats),
+    setBudgets(read) {
+      budgets = read;
+    },
     render: () => registry.metrics(),
     contentType: registry.contentType,
   };

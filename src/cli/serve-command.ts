@@ -104,6 +104,7 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     queueRetentionMs: config.queueRetentionMs,
     webhookMaxBytes: config.webhookMaxBytes,
     cacheBytes: config.cacheBytes,
+    caps: config.caps,
     ...(io.env.OPENAI_API_KEY ? { redactSecrets: [io.env.OPENAI_API_KEY] } : {}),
     ...(config.publicUrl ? { runPage: { publicUrl: config.publicUrl, key: runLinkKey(config.runLinkSecret, config.webhookSecret as string) } } : {}),
     workerId: lock?.workerId ?? 'receiver',

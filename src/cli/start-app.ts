@@ -27,6 +27,8 @@ import { renderRunPage } from '../run-log/render-html.js';
 import { loadJobRunPage } from '../run/job-run-page.js';
 import { pushBranch } from '../workspace/push-branch.js';
 import type { EffectWrappers } from './crash-wrappers.js';
+import type { OperatorCaps } from '../config/operator-caps.js';
+import { createBudgetTracker } from '../run/budget-tracker.js';
 
 /** Finished jobs forgotten per retention sweep (hourly): far more than a busy hour finishes. */
 const PRUNE_BATCH = 5_000;
@@ -67,7 +69,9 @@ export interface AppOptions {
   redactSecrets?: string[];
   /** The run page: greenfix's public URL (GREENFIX_PUBLIC_URL) and the link key; absent = no page links. */
   runPage?: { publicUrl: string; key: RunLinkKey };
-  /** The jobs' clock (epoch ms): PR limits, progress, timings; tests inject one shared with the queue's. Default Date.now. */
+  /** The operator's spend caps (GREENFIX_*_USD); absent: only repositories' own caps apply. */
+  caps?: OperatorCaps;
+  /** The jobs' clock (spend windows, reports), the same as the queue's; default Date.now. Tests inject one. */
   now?: () => number;
   /** Lease/heartbeat/poll timings; defaults suit production. */
   timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number; retentionSweepMs?: number };
@@ -104,7 +108,9 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
           record: (event, bytes) => metrics.depCache(event, bytes),
         })
       : undefined;
-    const env = { ...jobEnv(o, probot, metrics, t.progressIntervalMs), ...(depCache ? { depCache } : {}) };
+    const budgets = createBudgetTracker(o.queue, o.now ?? Date.now);
+    metrics.setBudgets(() => budgets.remaining());
+    const env = { ...jobEnv(o, probot, metrics, t.progressIntervalMs), ...(depCache ? { depCache } : {}), onCaps: budgets.note };
     const resumed = await o.queue.abandon(o.workerId);
     if (resumed > 0) o.log.info({ jobs: resumed }, 'resuming jobs this worker was running when it stopped');
     pool = startWorkerPool({
@@ -187,6 +193,7 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
       return readConfigFile(octokit, { owner: request.repo.owner, repo: request.repo.name });
     },
     queue: o.queue,
+    ...(o.caps ? { caps: o.caps } : {}),
     push: o.wrap.push(pushBranch),
     wrap: o.wrap,
     now: o.now ?? Date.now,

@@ -1,8 +1,9 @@
 import { join, resolve } from 'node:path';
 import { describeIssue } from './describe-issue.js';
 import { EnvConfigError } from './env-config-error.js';
-import { credentialProblems, isSetupMode, uidRangeProblems, type CredentialVars } from './env-rules.js';
+import { capProblems, credentialProblems, isSetupMode, uidRangeProblems, type CredentialVars } from './env-rules.js';
 import { EnvSchema, type ParsedEnv } from './env-schema.js';
+import { DEFAULT_JOB_RESERVE_USD, type OperatorCaps } from './operator-caps.js';
 
 export { EnvConfigError } from './env-config-error.js';
 
@@ -47,6 +48,8 @@ export interface EnvConfig {
   publicUrl?: string;
   /** GREENFIX_RUN_LINK_SECRET; absent = a key derived from the webhook secret. */
   runLinkSecret?: string;
+  /** Spend caps over time and the default reservation (operator-caps.ts). */
+  caps: OperatorCaps;
 }
 
 export interface EnvDeps {
@@ -87,6 +90,7 @@ export function loadEnvConfig(env: Record<string, string | undefined>, deps: Env
   const vars = credentialVarsOf(env);
   const keyPath = vars.PRIVATE_KEY_PATH === undefined ? undefined : resolve(deps.cwd, vars.PRIVATE_KEY_PATH);
   const problems = [...fieldProblems, ...credentialProblems(vars, keyPath), ...uidRangeProblems(env.GREENFIX_SANDBOX_UIDS)];
+  if (parsed.success) problems.push(...capProblems(capsOf(parsed.data)));
   if (!parsed.success || problems.length > 0) throw new EnvConfigError(problems);
   return toConfig(parsed.data, keyPath, deps.cwd);
 }
@@ -136,5 +140,15 @@ function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string)
     cacheBytes: (v.GREENFIX_CACHE_MB ?? DEFAULT_CACHE_MB) * 1024 * 1024,
     publicUrl: v.GREENFIX_PUBLIC_URL,
     runLinkSecret: v.GREENFIX_RUN_LINK_SECRET,
+    caps: capsOf(v),
+  };
+}
+
+function capsOf(v: ParsedEnv): OperatorCaps {
+  return {
+    ...(v.GREENFIX_REPO_DAILY_USD !== undefined ? { repoDailyUsd: v.GREENFIX_REPO_DAILY_USD } : {}),
+    ...(v.GREENFIX_REPO_MONTHLY_USD !== undefined ? { repoMonthlyUsd: v.GREENFIX_REPO_MONTHLY_USD } : {}),
+    ...(v.GREENFIX_INSTALLATION_MONTHLY_USD !== undefined ? { installationMonthlyUsd: v.GREENFIX_INSTALLATION_MONTHLY_USD } : {}),
+    jobReserveUsd: v.GREENFIX_JOB_RESERVE_USD ?? DEFAULT_JOB_RESERVE_USD,
   };
 }

@@ -1,4 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
+import { setCaps, type OperatorCaps } from './operator-caps.js';
 
 /**
  * GREENFIX_SANDBOX_UIDS beyond its shape: a real range of ordinary uids that spares root, system
@@ -77,4 +78,14 @@ function readableFileProblem(path: string): string | undefined {
     if (code === 'EACCES') return `${path} is not readable by this user`;
     return `${path} cannot be read (${typeof code === 'string' ? code : 'unknown error'})`;
   }
+}
+
+/**
+ * A default reservation above a cap would keep every job without `max_cost_usd` waiting forever:
+ * refused at startup, naming both variables.
+ */
+export function capProblems(caps: OperatorCaps): string[] {
+  return setCaps(caps)
+    .filter((cap) => caps.jobReserveUsd > cap.usd)
+    .map((cap) => `GREENFIX_JOB_RESERVE_USD: must be at most ${cap.variable} (a job reserving more than the cap could never start)`);
 }

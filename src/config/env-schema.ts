@@ -18,6 +18,14 @@ const integer = (min: number, max: number) =>
     .transform(Number)
     .refine((n) => n >= min && n <= max, { message: `must be a whole number from ${min} to ${max}` });
 
+/** USD as a plain decimal (no exponent, no currency sign): `5`, `0.50`. */
+const usd = (max: number) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, { message: `must be an amount in USD greater than 0 and at most ${max}, such as 5 or 0.50` })
+    .transform(Number)
+    .refine((n) => n > 0 && n <= max, { message: `must be an amount in USD greater than 0 and at most ${max}, such as 5 or 0.50` });
+
 /** describeIssue words it: "must be one of `a`, `b`". */
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
 
@@ -65,6 +73,11 @@ export const EnvSchema = z.object({
   GREENFIX_WEBHOOK_MAX_BYTES: opt(integer(65_536, 26_214_400)),
   // 0 turns the dependency cache off; at most 1 TiB.
   GREENFIX_CACHE_MB: opt(integer(0, 1_048_576)),
+  // Spend caps over time (UTC day / calendar month) and the reservation of a job without max_cost_usd.
+  GREENFIX_REPO_DAILY_USD: opt(usd(1_000_000)),
+  GREENFIX_REPO_MONTHLY_USD: opt(usd(1_000_000)),
+  GREENFIX_INSTALLATION_MONTHLY_USD: opt(usd(1_000_000)),
+  GREENFIX_JOB_RESERVE_USD: opt(usd(1_000)),
   GREENFIX_PUBLIC_URL: opt(httpUrl('https://greenfix.example.com')),
   GREENFIX_RUN_LINK_SECRET: opt(z.string().min(16, { message: 'must be at least 16 characters' })),
 });

@@ -32,6 +32,19 @@ export const RepoConfigSchema = z
     timeout_minutes: z.number().int().min(1).max(180).default(DEFAULT_BUDGETS.timeoutMinutes),
     /** USD per job; no model call is made whose worst case would cross it. Unset: no money budget. */
     max_cost_usd: z.number().positive().max(1000).optional(),
+    /**
+     * Spend caps over time for this repository (UTC day, UTC calendar month). They can only lower
+     * the operator's (GREENFIX_REPO_DAILY_USD / _MONTHLY_USD): the smaller one applies. A job over a
+     * cap waits for the window to reset (`wait`) or ends failed (`refuse`).
+     */
+    caps: z
+      .object({
+        daily_usd: z.number().positive().max(1_000_000).optional(),
+        monthly_usd: z.number().positive().max(1_000_000).optional(),
+        on_reached: z.enum(['wait', 'refuse']).default('wait'),
+      })
+      .strict()
+      .prefault({}),
     autofix: z
       .object({
         /** Fix red CI on greenfix's own PRs. */

@@ -4,7 +4,7 @@ import type { SandboxRunner, WritableBind } from '../sandbox/types.js';
 import type { DepCache } from '../workspace/dep-cache.js';
 import { dependencyCacheKey, type CacheKey } from '../workspace/dep-cache-key.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
-import { lastLines } from '../agent/tools/command-output.js';
+import { lastLines } from '../util/clip.js';
 import { errorText } from '../util/error-text.js';
 import type { RunState } from './run-state.js';
 

@@ -15,6 +15,9 @@ export interface CheckRunFailure {
   outputTail?: string;
 }
 
+/** The check run greenfix reports on: the evidence of a verified tree, or why there is none. */
+export const CHECK_NAME = 'greenfix/verify';
+
 const TEXT_TAIL_CHARS = 60_000;
 
 function isEvidence(input: Evidence | CheckRunFailure): input is Evidence {

@@ -1,5 +1,6 @@
 import { fitBody } from './limits.js';
 import { renderEvidence } from './render-evidence.js';
+import { RETRY_HINT } from './retry-hint.js';
 import type { Evidence } from './report.js';
 import { pullRequestMarker } from './status-marker.js';
 import { untrustedMarkdown } from './untrusted-text.js';
@@ -11,7 +12,8 @@ export interface PullRequestBodyInput {
   summary: string;
   evidence: Evidence;
   jobId: string;
-  retryHint: string;
+  /** The closing line; default: `RETRY_HINT`. */
+  retryHint?: string;
   /** What the fix cost (model/cost.ts `costText`); absent: not said. */
   cost?: CostText;
 }
@@ -31,6 +33,6 @@ export function renderPullRequestBody(input: PullRequestBodyInput): string {
   parts.push('---', '### Evidence', why);
   parts.push(renderEvidence(input.evidence));
   if (input.cost) parts.push(costSentence(input.cost, 'The model usage of this fix'));
-  parts.push(`<sub>${input.retryHint}</sub>`, pullRequestMarker(input.jobId));
+  parts.push(`<sub>${input.retryHint ?? RETRY_HINT}</sub>`, pullRequestMarker(input.jobId));
   return fitBody(parts.join('\n\n'));
 }

@@ -1,6 +1,7 @@
 import { fitBody } from './limits.js';
 import { codeBlock, details, oneLine, tail } from './markdown.js';
 import { renderEvidence } from './render-evidence.js';
+import { RETRY_HINT } from './retry-hint.js';
 import type { JobOutcomeReport, JobReport, Phase, PhaseName, PhaseState } from './report.js';
 import { untrustedMarkdown } from './untrusted-text.js';
 import { costSentence, type CostText } from '../util/cost-sentence.js';
@@ -52,7 +53,7 @@ function outcome(o: JobOutcomeReport, retryHint: string, cost: CostText | undefi
 }
 
 /** The status comment: phases as a checklist, usage, and the outcome once there is one. */
-export function renderStatusComment(report: JobReport, retryHint: string): string {
+export function renderStatusComment(report: JobReport, retryHint = RETRY_HINT): string {
   const heading = report.outcome ? `**greenfix** worked on ${DONE_HEADINGS[report.kind]}.` : `**greenfix** is ${HEADINGS[report.kind]}.`;
   const parts = [heading, report.phases.map(phaseLine).join('\n'), usage(report)];
   if (report.outcome) parts.push(outcome(report.outcome, retryHint, report.cost));

@@ -8,6 +8,14 @@ import { RECORD_PRELUDE } from './bullmq-record-prelude.js';
 const HELD = `${RECORD_PRELUDE}
 local id, token = ARGV[4], ARGV[5]
 local isHeld = held(id, token)
+-- The job's installation (records from before caps carry it only in the request).
+local function installationOf(job)
+  local key = get(job, 'installation_key')
+  if key then return key end
+  local ok, request = pcall(cjson.decode, get(job, 'request') or '')
+  if ok and type(request) == 'table' and type(request.installationId) == 'number' then return string.format('%d', request.installationId) end
+  return ''
+end
 -- The job's spend so far (USD as a string, '' = none), all attempts: its total never goes down, so
 -- the same total recorded again (a retried call) changes nothing.
 local function recordSpend(usd)
@@ -16,6 +24,7 @@ local function recordSpend(usd)
   if old and tonumber(old) >= tonumber(usd) then return end
   redis.call('HSET', P .. ':spend:usd', id, usd)
   redis.call('ZADD', P .. ':spend:' .. get(id, 'repo_key'), NOW, id)
+  redis.call('ZADD', P .. ':spend-installation:' .. installationOf(id), NOW, id)
   redis.call('SADD', P .. ':spend:repos', get(id, 'repo_key'))
 end
 `;
@@ -88,10 +97,46 @@ move(id, 'running', 'cancelled')
 return 1
 `;
 
-/** spent(repoKey ARGV[4], since ARGV[5]): the sum of the spend recorded for the repository since then, as a string. */
-export const SPENT_LUA = `${RECORD_PRELUDE}
-local total = 0
-local members = redis.call('ZRANGEBYSCORE', P .. ':spend:' .. ARGV[4], ARGV[5], '+inf')
-for _, member in ipairs(members) do total = total + tonumber(redis.call('HGET', P .. ':spend:usd', member) or '0') end
-return tostring(total)
+/** The sum of the spend recorded in zset `set` at or after `since`. */
+const SPENT_IN = `
+local function spentIn(set, since)
+  local total = 0
+  for _, member in ipairs(redis.call('ZRANGEBYSCORE', set, since, '+inf')) do total = total + tonumber(redis.call('HGET', P .. ':spend:usd', member) or '0') end
+  return total
+end
+`;
+
+/**
+ * spent(ARGV[4] = 'repo' | 'installation', key ARGV[5], since ARGV[6]): the spend recorded for the
+ * repository or installation since then, as a string (Lua numbers would come back truncated).
+ */
+export const SPENT_LUA = `${RECORD_PRELUDE}${SPENT_IN}
+local set = ARGV[4] == 'repo' and (P .. ':spend:' .. ARGV[5]) or (P .. ':spend-installation:' .. ARGV[5])
+return string.format('%.17g', spentIn(set, ARGV[6]))
+`;
+
+/**
+ * reserve: ARGV[6] = USD, ARGV[7] = how many caps, then per cap scope, key, limit, since. For each:
+ * spend in the window + the key's other running jobs' reservations (lock held) + USD must fit
+ * (1e-9 of rounding allowed). Returns { 'ok' } | { 'over', cap index (0-based), spent, reserved }
+ * (strings) | { 'mismatch', cap index } (not the job's key), or 0 when the lease is lost.
+ */
+export const RESERVE_LUA = `${HELD}${SPENT_IN}
+if not isHeld then return 0 end
+local usd, n = tonumber(ARGV[6]), tonumber(ARGV[7])
+for i = 0, n - 1 do
+  local scope, key, limit, since = ARGV[8 + i * 4], ARGV[9 + i * 4], tonumber(ARGV[10 + i * 4]), ARGV[11 + i * 4]
+  local keyOf = function(job) if scope == 'repo' then return get(job, 'repo_key') else return installationOf(job) end end
+  if keyOf(id) ~= key then return { 'mismatch', i } end
+  local spent = spentIn(scope == 'repo' and (P .. ':spend:' .. key) or (P .. ':spend-installation:' .. key), since)
+  local reserved = 0
+  for _, other in ipairs(redis.call('SMEMBERS', P .. ':running')) do
+    if other ~= id and locked(other) and keyOf(other) == key then reserved = reserved + tonumber(get(other, 'reserved_usd') or '0') end
+  end
+  if spent + reserved + usd > limit + 1e-9 then
+    return { 'over', i, string.format('%.17g', spent), string.format('%.17g', reserved) }
+  end
+end
+redis.call('HSET', jk(id), 'reserved_usd', ARGV[6])
+return { 'ok' }
 `;

@@ -3,6 +3,7 @@ import { subjectKey, type JobRequest } from '../triggers/types.js';
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
 import { claimNext } from './bullmq-claim.js';
 import { checkRunAfter } from './check-run-after.js';
+import { reserveOn } from './bullmq-reserve.js';
 import { openDispatch } from './bullmq-dispatch.js';
 import { bullmqPullRequests } from './bullmq-pull-requests.js';
 import { defineRecordScripts } from './bullmq-record.js';
@@ -75,7 +76,7 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
       const id = jobIdForDelivery(enqueueOptions.deliveryId);
       const subject = subjectKey(request.repo, request.number);
       const [created, hash, superseded, pending] = (await run('gfEnqueue', id, enqueueOptions.deliveryId, enqueueOptions.dedupeKey ?? '',
-        subject, String(request.repo.id), JSON.stringify(request), maxAttempts)) as [number, unknown, string[], number];
+        subject, String(request.repo.id), JSON.stringify(request), maxAttempts, String(request.installationId))) as [number, unknown, string[], number];
       const job = hashToJob(hash);
       // Until BullMQ confirms the add, the record says pending: a redelivery or, after a while, a claim adds it.
       if (pending === 1) await addToBullmq(job.id, job.request);
@@ -128,7 +129,9 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
       return lapsed.length;
     },
     noteOnce: reads.noteOnce,
-    spent: async (repoKey, since) => Number(await run('gfSpent', repoKey, since)),
+    spent: async (repoKey, since) => Number(await run('gfSpent', 'repo', repoKey, since)),
+    spentByInstallation: async (installationKey, since) => Number(await run('gfSpent', 'installation', installationKey, since)),
+    reserve: (lease, reserveOptions) => reserveOn(run, lease, reserveOptions),
     prune: async (before, limit) => Number(await run('gfPrune', before, limit)),
     counts: reads.counts,
     ...pulls,

@@ -9,7 +9,7 @@ import { RECORD_PRELUDE } from './bullmq-record-prelude.js';
  * enqueue: a known delivery (the job id is derived from it) or dedupe key returns the existing
  * job; otherwise supersede the subject's active jobs and insert, marked pending until the caller
  * confirms BullMQ has the job. ARGV: id, deliveryId, dedupeKey ('' = none), subject, repoKey,
- * request, maxAttempts. Returns { created (0|1), job hash, superseded ids, pending (0|1) }.
+ * request, maxAttempts, installationKey. Returns { created (0|1), job hash, superseded ids, pending (0|1) }.
  */
 export const ENQUEUE_LUA = `${RECORD_PRELUDE}
 local id, deliveryId, dedupeKey, subject = ARGV[4], ARGV[5], ARGV[6], ARGV[7]
@@ -25,7 +25,7 @@ local superseded = cancelSubject(subject, 'superseded by job ' .. id)
 local seq = redis.call('INCR', P .. ':seq')
 redis.call('HSET', jk(id), 'seq', seq, 'id', id, 'delivery_id', deliveryId, 'subject', subject,
   'repo_key', ARGV[8], 'request', ARGV[9], 'state', 'queued', 'attempts', 0, 'max_attempts', ARGV[10],
-  'run_after', NOW, 'created_at', NOW, 'updated_at', NOW)
+  'run_after', NOW, 'created_at', NOW, 'updated_at', NOW, 'installation_key', ARGV[11])
 if dedupeKey ~= '' then
   redis.call('HSET', jk(id), 'dedupe_key', dedupeKey)
   redis.call('HSET', P .. ':dedupe', dedupeKey, id)

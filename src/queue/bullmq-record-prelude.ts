@@ -8,7 +8,8 @@
  * `B .. id .. ':lock'` — the one BullMQ key the record reads.
  *
  * Keys under the prefix: `job:<id>` (hash, JobRow column names), `running` (set), `gate:<repo>`
- * (id of the job holding the repository), `parked:<repo>` (set: jobs waiting for the gate), `due`
+ * (id of the job holding the repository), `spend:usd` (hash id → the job's spend), `spend:<repo>` and
+ * `spend-installation:<installation>` (zsets id → when its spend was recorded), `parked:<repo>` (set: jobs waiting for the gate), `due`
  * (zset id → when BullMQ should hand it out again: backoff and parked jobs), `pending` (zset id →
  * enqueued but not yet confirmed added to BullMQ), `finished` (zset id → when it finished, for
  * prune), `subject:<s>` (zset id → seq), `dedupe` (hash), `counts` (hash state → n), `notes` (zset
@@ -40,7 +41,7 @@ local function move(id, from, to)
   redis.call('HINCRBY', P .. ':counts', to, 1)
   if from == 'running' and to ~= 'running' then
     redis.call('SREM', P .. ':running', id)
-    redis.call('HDEL', jk(id), 'lease_token', 'lease_owner')
+    redis.call('HDEL', jk(id), 'lease_token', 'lease_owner', 'reserved_usd')
     freeRepo(id)
   end
   if to ~= 'queued' and to ~= 'running' then redis.call('ZADD', P .. ':finished', NOW, id) end

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { HEARTBEAT_LUA, COMPLETE_LUA, DEFER_LUA, FAIL_LUA, MARK_CANCELLED_LUA, RELEASE_LUA, SPENT_LUA } from './bullmq-lease-lua.js';
+import { HEARTBEAT_LUA, COMPLETE_LUA, DEFER_LUA, FAIL_LUA, MARK_CANCELLED_LUA, RELEASE_LUA, RESERVE_LUA, SPENT_LUA } from './bullmq-lease-lua.js';
 import { ABANDON_LUA, ADMIT_LUA, CANCEL_LUA, DUE_LUA, ENQUEUE_LUA, PRUNE_LUA, STRANDED_LUA, SWEEP_LUA } from './bullmq-record-lua.js';
 
 const SCRIPTS = {
@@ -18,6 +18,7 @@ const SCRIPTS = {
   gfDefer: DEFER_LUA,
   gfMarkCancelled: MARK_CANCELLED_LUA,
   gfSpent: SPENT_LUA,
+  gfReserve: RESERVE_LUA,
 } as const;
 
 export type RecordScript = keyof typeof SCRIPTS;

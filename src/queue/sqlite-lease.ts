@@ -15,8 +15,8 @@ export interface SqliteContext {
   backoff: BackoffOptions;
 }
 
-/** Columns that drop a lease: set when a job leaves 'running'. */
-export const CLEAR_LEASE = 'lease_token = NULL, lease_owner = NULL, lease_until = NULL';
+/** Columns that drop a lease, and the reservation that goes with it: set when a job leaves 'running'. */
+export const CLEAR_LEASE = 'lease_token = NULL, lease_owner = NULL, lease_until = NULL, reserved_usd = NULL';
 
 /** A job whose lease is live: someone is working on it now. */
 const LIVE = `state = 'running' AND lease_until > @now`;
@@ -51,7 +51,7 @@ export function createClaim(ctx: SqliteContext): (options: ClaimOptions) => Clai
   const nextStalled = firstRunnable(STALLED);
   const take = db.prepare<{ seq: number; token: string; owner: string; until: number; now: number }, JobRow>(
     `UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_token = @token, lease_owner = @owner,
-       lease_until = @until, updated_at = @now
+       lease_until = @until, reserved_usd = NULL, updated_at = @now
      WHERE seq = @seq RETURNING *`,
   );
   const setFailed = db.prepare<{ seq: number; error: string; now: number }>(
@@ -80,7 +80,7 @@ export function createClaim(ctx: SqliteContext): (options: ClaimOptions) => Clai
 }
 
 /** Only the current holder may touch a running job: the token is checked in every WHERE. */
-const HELD = `id = @jobId AND lease_token = @token AND state = 'running'`;
+export const HELD = `id = @jobId AND lease_token = @token AND state = 'running'`;
 
 export interface LeaseOps {
   heartbeat(lease: Lease, leaseMs: number): HeartbeatResult;
@@ -131,7 +131,7 @@ export function createLeaseOps(ctx: SqliteContext): LeaseOps {
   // Only while the lease is held, inside the transaction that ends it. The job's total never goes down:
   // recording the same total again (a retried call) changes nothing.
   const recordSpend = db.prepare<Lease & { usd: number; now: number }>(
-    `INSERT INTO spend (job_id, repo_key, usd, at) SELECT id, repo_key, @usd, @now FROM jobs WHERE ${HELD}
+    `INSERT INTO spend (job_id, repo_key, installation_key, usd, at) SELECT id, repo_key, installation_key, @usd, @now FROM jobs WHERE ${HELD}
        ON CONFLICT (job_id) DO UPDATE SET usd = excluded.usd, at = excluded.at WHERE excluded.usd > spend.usd`,
   );
   const spentSince = db.prepare<{ repoKey: string; since: number }, { usd: number | null }>(
@@ -179,4 +179,4 @@ export function createLeaseOps(ctx: SqliteContext): LeaseOps {
 }
 
 /** Named parameters must match exactly: pass only the lease's own fields. */
-const pick = (lease: Lease): Lease => ({ jobId: lease.jobId, token: lease.token });
+export const pick = (lease: Lease): Lease => ({ jobId: lease.jobId, token: lease.token });

@@ -5,6 +5,7 @@ import { groupCommit } from './group-commit.js';
 import { rowToJob, type JobRow } from './job-row.js';
 import { CLEAR_LEASE, createClaim, createLeaseOps, type SqliteContext } from './sqlite-lease.js';
 import { createPullRequestOps } from './sqlite-pull-requests.js';
+import { createReserve } from './sqlite-reserve.js';
 import { openQueueDatabase } from './sqlite-schema.js';
 import type { EnqueueOptions, EnqueueResult, Job, JobQueue, JobState } from './types.js';
 
@@ -28,6 +29,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
   const claim = createClaim(ctx);
   const lease = createLeaseOps(ctx);
   const read = createReadOps(ctx);
+  const reserve = createReserve(ctx);
   const cancelSubject = createCancelSubject(ctx);
   const cancel = db.transaction(cancelSubject);
   const abandon = createAbandon(ctx);
@@ -43,6 +45,8 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
     release: async (l) => lease.release(l),
     defer: async (l, deferOptions) => lease.defer(l, deferOptions),
     markCancelled: async (l, spendUsd) => lease.markCancelled(l, spendUsd),
+    reserve: async (l, reserveOptions) => reserve.reserve(l, reserveOptions),
+    spentByInstallation: async (installationKey, since) => reserve.spentByInstallation(installationKey, since),
     spent: async (repoKey, since) => lease.spent(repoKey, since),
     cancel: async (subject, reason) => cancel.immediate(subject, reason),
     get: async (id) => read.get(id),
@@ -75,8 +79,8 @@ function createEnqueueOne(ctx: SqliteContext) {
     'SELECT * FROM jobs WHERE delivery_id = @deliveryId OR dedupe_key = @dedupeKey ORDER BY seq LIMIT 1',
   );
   const insert = db.prepare<Record<string, string | number | null>, JobRow>(
-    `INSERT INTO jobs (id, delivery_id, dedupe_key, subject, repo_key, request, state, attempts, max_attempts, run_after, created_at, updated_at)
-     VALUES (@id, @deliveryId, @dedupeKey, @subject, @repoKey, @request, 'queued', 0, @maxAttempts, @now, @now, @now)
+    `INSERT INTO jobs (id, delivery_id, dedupe_key, subject, repo_key, installation_key, request, state, attempts, max_attempts, run_after, created_at, updated_at)
+     VALUES (@id, @deliveryId, @dedupeKey, @subject, @repoKey, @installationKey, @request, 'queued', 0, @maxAttempts, @now, @now, @now)
      RETURNING *`,
   );
   const enqueue = db.transaction((request: JobRequest, options: EnqueueOptions): EnqueueResult => {
@@ -94,6 +98,7 @@ function createEnqueueOne(ctx: SqliteContext) {
       dedupeKey,
       subject,
       repoKey: String(request.repo.id),
+      installationKey: String(request.installationId),
       request: JSON.stringify(request),
       maxAttempts,
       now: ctx.now(),

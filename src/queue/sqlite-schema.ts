@@ -7,7 +7,7 @@ import { QueueOpenError } from './errors.js';
  * Schema migrations, applied in order and recorded in `PRAGMA user_version`. Append only: a
  * released migration is never edited, so every database converges to the same schema.
  */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE jobs (
      seq INTEGER PRIMARY KEY AUTOINCREMENT,
      id TEXT NOT NULL UNIQUE,
@@ -44,8 +44,14 @@ const MIGRATIONS: readonly string[] = [
      at INTEGER NOT NULL
    );
    CREATE INDEX spend_by_repo ON spend (repo_key, at);`,
-  // 3: the caps helper's (cost reservations); empty until it lands, so this file's 4 keeps its number.
-  '',
+  // Caps over time: the installation of each job and spend row (installation caps sum across its
+  // repositories), and the reservation a running job holds (JobQueue.reserve).
+  `ALTER TABLE jobs ADD COLUMN installation_key TEXT;
+   ALTER TABLE jobs ADD COLUMN reserved_usd REAL CHECK (reserved_usd >= 0);
+   UPDATE jobs SET installation_key = CAST(json_extract(request, '$.installationId') AS TEXT) WHERE json_valid(request);
+   ALTER TABLE spend ADD COLUMN installation_key TEXT;
+   UPDATE spend SET installation_key = (SELECT installation_key FROM jobs WHERE jobs.id = spend.job_id);
+   CREATE INDEX spend_by_installation ON spend (installation_key, at);`,
   // 4: pull requests greenfix opened, and their merges (PR rate limits, cost per merged PR).
   `CREATE TABLE pull_requests (
      repo_key TEXT NOT NULL,

@@ -132,6 +132,31 @@ export interface DeferOptions {
   spendUsd?: number;
 }
 
+/**
+ * A spend cap over a window, as the caller computed it: `key` is the job's repository key
+ * (`repoKey`) or its installation id as a string; `since`/`resetsAt` bound the window (epoch ms).
+ */
+export interface SpendCap {
+  scope: 'repo' | 'installation';
+  key: string;
+  window: 'day' | 'month';
+  limitUsd: number;
+  since: number;
+  resetsAt: number;
+}
+
+export interface ReserveOptions {
+  /** USD the job may spend at most (its `max_cost_usd`, or the operator's default reservation). */
+  usd: number;
+  /** Checked in order; the first that does not fit is the answer. */
+  caps: readonly SpendCap[];
+}
+
+export type ReserveResult =
+  | { ok: true }
+  /** `spentUsd`: recorded in the cap's window; `reservedUsd`: held by the key's other running jobs. */
+  | { ok: false; cap: SpendCap; spentUsd: number; reservedUsd: number; resetsAt: number };
+
 export interface JobQueue {
   enqueue(request: JobRequest, options: EnqueueOptions): Promise<EnqueueResult>;
   /** The next runnable job, or null: queued (or lease expired), `runAfter` passed, repo not busy. */
@@ -155,6 +180,16 @@ export interface JobQueue {
   defer(lease: Lease, options: DeferOptions): Promise<'queued' | 'cancelled'>;
   /** Marks the job cancelled (after a cancel request, once the worker stopped it). */
   markCancelled(lease: Lease, spendUsd?: number): Promise<void>;
+  /**
+   * Atomically: for each cap, the spend recorded in its window for its key + the reservations of
+   * the key's OTHER running jobs (live lease) + `usd` must be at most `limitUsd`. All fit: `usd` is
+   * the job's reservation (replacing an earlier one) until it leaves 'running' (complete, fail,
+   * defer, release, cancel) or its lease expires. One does not: nothing changes. A cap whose key is
+   * not the job's repository or installation is a RangeError; LeaseLostError when not held.
+   */
+  reserve(lease: Lease, options: ReserveOptions): Promise<ReserveResult>;
+  /** USD recorded for the installation (its id as a string) at or after `since` (epoch ms). */
+  spentByInstallation(installationKey: string, since: number): Promise<number>;
   /** USD recorded for the repository (`repoKey`) at or after `since` (epoch ms), by the queue's clock. */
   spent(repoKey: string, since: number): Promise<number>;
   /** Cancels queued jobs of a subject and flags running ones; returns the jobs affected. */

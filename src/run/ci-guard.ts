@@ -2,7 +2,7 @@ import type { RepoConfig } from '../config/repo-config.js';
 import type { GitHost } from '../github/types.js';
 import type { Job } from '../queue/types.js';
 import type { JobRequest } from '../triggers/types.js';
-import { CHECK_NAME } from './github-publisher.js';
+import { CHECK_NAME } from '../github/render-check-run.js';
 
 /**
  * Loop guards of a CI fix, checked before any work: at most `autofix.max_attempts` fixes per

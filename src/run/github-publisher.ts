@@ -1,7 +1,7 @@
 import type { Tokens } from '../agent/types.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { CostText } from '../util/cost-sentence.js';
-import { renderCheckRunOutput } from '../github/render-check-run.js';
+import { CHECK_NAME, renderCheckRunOutput } from '../github/render-check-run.js';
 import { renderPullRequestBody } from '../github/render-pull-request.js';
 import type { Evidence } from '../github/report.js';
 import type { GitHost } from '../github/types.js';
@@ -10,7 +10,6 @@ import type { PushBranch } from '../workspace/push-branch.js';
 import type { JobTarget } from './job-target.js';
 import { forbiddenPaths, PathPolicyError } from './path-policy.js';
 import { commitMessage, neutraliseTitle, type Publisher } from '../fix/publisher.js';
-import { RETRY_HINT } from './job-reporter.js';
 
 export interface GitHubPublisherDeps {
   host: GitHost;
@@ -30,8 +29,6 @@ export interface GitHubPublisherDeps {
   /** Told of the PR as soon as it exists (found again on a resume): the queue records it, idempotently. */
   onPullRequest?: (pr: { number: number; url: string }) => Promise<void>;
 }
-
-export const CHECK_NAME = 'greenfix/verify';
 
 /**
  * The verified tree as a commit on greenfix's branch, a pull request and a check run. Every
@@ -66,7 +63,7 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
         head: target.branch,
         base: target.prBase,
         title: neutraliseTitle(target.title),
-        body: renderPullRequestBody({ issueNumber: target.fixesIssue, summary: input.summary, evidence, jobId: deps.jobId, retryHint: RETRY_HINT, ...cost }),
+        body: renderPullRequestBody({ issueNumber: target.fixesIssue, summary: input.summary, evidence, jobId: deps.jobId, ...cost }),
         draft: deps.config.draft,
       });
       await deps.onPullRequest?.(pr);

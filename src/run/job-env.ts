@@ -3,7 +3,8 @@ import type { Tokens } from '../agent/types.js';
 import type { GitHost } from '../github/types.js';
 import type { ModelPrice } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
-import type { JobQueue } from '../queue/types.js';
+import type { OperatorCaps } from '../config/operator-caps.js';
+import type { JobQueue, SpendCap } from '../queue/types.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { DepCache } from '../workspace/dep-cache.js';
 import type { JobRequest } from '../triggers/types.js';
@@ -29,8 +30,12 @@ export interface JobEnv {
   hostFor(request: JobRequest): Promise<GitHost>;
   /** The raw `.github/greenfix.yml` (null when absent); throws on a YAML syntax error. */
   readConfig(request: JobRequest): Promise<unknown>;
-  /** The subject's earlier jobs (CI guards); the PRs a job opened (recorded, and read by the PR limits). */
-  queue: Pick<JobQueue, 'listBySubject' | 'recordPullRequest' | 'pullRequestsOpenedSince'>;
+  /** The subject's earlier jobs (CI guards), budget reservations (caps), the PRs a job opened (recorded, and read by the PR limits). */
+  queue: Pick<JobQueue, 'listBySubject' | 'reserve' | 'recordPullRequest' | 'pullRequestsOpenedSince'>;
+  /** The operator's spend caps (GREENFIX_*_USD); absent: only the repositories' own caps apply. */
+  caps?: OperatorCaps;
+  /** Called with the caps a job runs under (and its repository's name), for the budget gauge. */
+  onCaps?: (caps: readonly SpendCap[], repo: string) => void;
   /** Pushes a verified commit's branch (workspace/push-branch.ts, as this process wraps it). */
   push: PushBranch;
   /** How this process wraps each fix's effects. */

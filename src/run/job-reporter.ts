@@ -16,8 +16,6 @@ export interface ReporterDeps {
   finishNote?: () => Promise<string | null>;
 }
 
-export const RETRY_HINT = 'Comment `/agent retry` (optionally followed by instructions) to try again, or `/agent cancel` to stop.';
-
 /**
  * The job's one status comment, edited in place. Writes are serialised (two racing upserts could
  * both create the comment); phase changes go out at once, agent progress at most every
@@ -91,7 +89,7 @@ export class JobReporter {
   private async upsert(): Promise<void> {
     this.lastWrite = this.deps.now();
     const marker = statusMarker(this.deps.report.jobId);
-    const body = `${marker}\n${renderStatusComment(this.deps.report, RETRY_HINT)}`;
+    const body = `${marker}\n${renderStatusComment(this.deps.report)}`;
     // The first write finds (or creates) the comment by its marker; later ones edit it by id.
     const edited = this.commentId !== null && (await this.deps.host.updateComment(this.commentId, body));
     if (!edited) this.commentId = await this.deps.host.upsertComment(this.deps.report.number, marker, body);

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { MAX_CHECK_TEXT_CHARS } from '../github/limits.js';
+import { CHECK_NAME } from '../github/render-check-run.js';
 import type { GitHost } from '../github/types.js';
 import { untrustedMarkdown } from '../github/untrusted-text.js';
 import { readRunLog } from '../run-log/read-run-log.js';
 import { renderRunLogMarkdown } from '../run-log/render-markdown.js';
 import { git } from '../workspace/git.js';
-import { CHECK_NAME } from './github-publisher.js';
 
 /** Where a job's run log comes from: its journal, and the mirror that holds the base and the trees. */
 export interface JobRunLogSource {

@@ -2,7 +2,7 @@ import type { RepoConfig } from '../config/repo-config.js';
 import type { GitHost } from '../github/types.js';
 import type { JobQueue } from '../queue/types.js';
 import type { JobRequest } from '../triggers/types.js';
-import { planTarget } from './job-target.js';
+import { utcMinute } from './cap-window.js';
 
 const HOUR_MS = 3_600_000;
 /** How often a job held by `limits.open_prs` checks again: GitHub sends no event greenfix could wait for cheaply. */
@@ -15,12 +15,14 @@ export interface PrLimitWait {
   count: number;
   /** Epoch ms: when the job is claimed again (and checks again). */
   runAfter: number;
-  /** The status comment's sentence (also the queue's reason). */
+  /** Why, the check time first (the status line is clipped from the end): the status comment's and the queue's reason. */
   sentence: string;
 }
 
 export interface PrLimitInput {
   request: JobRequest;
+  /** The branch the job pushes (its target's). */
+  branch: string;
   config: RepoConfig;
   host: Pick<GitHost, 'openPullRequestsFrom'>;
   queue: Pick<JobQueue, 'pullRequestsOpenedSince'>;
@@ -37,10 +39,8 @@ export async function prLimitWait(input: PrLimitInput): Promise<PrLimitWait | nu
   const { request, config, now } = input;
   const { open_prs: maxOpen, prs_per_hour: maxPerHour } = config.limits;
   if (request.kind === 'doctor' || request.target !== 'issue' || (maxOpen === undefined && maxPerHour === undefined)) return null;
-  const plan = planTarget(request, config, null);
-  if (plan.type !== 'target') return null;
   const open = await input.host.openPullRequestsFrom(config.branch_prefix);
-  if (open.some((pr) => pr.headRef === plan.target.branch)) return null;
+  if (open.some((pr) => pr.headRef === input.branch)) return null;
   const waits: PrLimitWait[] = [];
   if (maxPerHour !== undefined) {
     // The last hour: opened after now − 1 h. Under the limit again once the oldest PR that keeps
@@ -53,18 +53,17 @@ export async function prLimitWait(input: PrLimitInput): Promise<PrLimitWait | nu
 }
 
 function perHour(max: number, count: number, runAfter: number): PrLimitWait {
-  const sentence = `Waiting: this repository allows ${plural(max, 'new pull request')} per hour (\`limits.prs_per_hour\`) and greenfix opened ${count} in the last hour; it checks again at ${utc(runAfter)}.`;
+  const sentence = `the limit of ${plural(max, 'new pull request')} per hour (\`limits.prs_per_hour\`) is reached (it checks again at ${minuteAfter(runAfter)}): greenfix opened ${count} in the last hour`;
   return { limit: 'prs_per_hour', max, count, runAfter, sentence };
 }
 
 function openPrs(max: number, count: number, runAfter: number): PrLimitWait {
-  const sentence = `Waiting: this repository allows ${plural(max, 'open greenfix pull request')} (\`limits.open_prs\`) and ${count} ${count === 1 ? 'is' : 'are'} open; it checks again at ${utc(runAfter)}, every ${OPEN_PRS_RECHECK_MS / 60_000} minutes until one is merged or closed.`;
+  const minutes = OPEN_PRS_RECHECK_MS / 60_000;
+  const sentence = `the limit of ${plural(max, 'open greenfix pull request')} (\`limits.open_prs\`) is reached (it checks again at ${minuteAfter(runAfter)}, then every ${minutes} minutes): ${count} ${count === 1 ? 'is' : 'are'} open`;
   return { limit: 'open_prs', max, count, runAfter, sentence };
 }
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
-/** `2026-12-01 15:04 UTC`, rounded up to the minute (never earlier than the check). */
-export function utc(at: number): string {
-  return `${new Date(Math.ceil(at / 60_000) * 60_000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
+/** `2026-12-01 15:04 UTC`, rounded up to the minute: never earlier than the check. */
+export const minuteAfter = (at: number): string => utcMinute(Math.ceil(at / 60_000) * 60_000);

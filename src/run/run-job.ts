@@ -18,6 +18,7 @@ import { planTarget, type JobTarget } from './job-target.js';
 import { fixOnWorkspace } from './job-fix.js';
 import { doctorJob } from './job-doctor.js';
 import { prLimitWait } from './pr-limits.js';
+import { reserveBudget } from './reserve-budget.js';
 import type { JobRunResult, WorkerAbortReason } from '../worker/worker-pool.js';
 import { errorText } from '../util/error-text.js';
 
@@ -56,13 +57,6 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
     return finished('config_error', { type: 'failed', message: 'invalid repository config', retryable: false });
   }
   try {
-    // Before any model call: a job that would open a PR over the repository's `limits` waits.
-    const wait = await prLimitWait({ request, config: loaded.config, host, queue: env.queue, now: env.now() });
-    if (wait) {
-      env.log.info({ jobId: job.id, limit: wait.limit, count: wait.count, max: wait.max, runAfter: wait.runAfter }, 'job waits: PR limit reached');
-      await reporter.phase('queued', 'running', wait.sentence);
-      return { type: 'deferred', runAfter: wait.runAfter, reason: wait.sentence };
-    }
     makeJobDir(env.workdir, files);
     if (request.kind === 'doctor') {
       const { ready } = await doctorJob({ env, job, config: loaded.config, host, files, signal });
@@ -72,7 +66,17 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
     const state = openJobState(files);
     const target = state.get('job') ?? (await decideTarget(env, job, loaded.config, host, state, reporter));
     if (!target) return finished('refused', { type: 'succeeded', result: { status: 'refused' } });
-    const result = await fixOnWorkspace({ env, job, config: loaded.config, host, files, state, target, reporter, signal });
+    // After the guards (a job they refuse is told so at once), before the first model call: a job
+    // that would open a PR over the repository's `limits` waits, then the budget is reserved.
+    const wait = await prLimitWait({ request, branch: target.branch, config: loaded.config, host, queue: env.queue, now: env.now() });
+    if (wait) {
+      env.log.info({ jobId: job.id, limit: wait.limit, count: wait.count, max: wait.max, runAfter: wait.runAfter }, 'job waits: PR limit reached');
+      await reporter.phase('queued', 'running', `waiting: ${wait.sentence}`);
+      return { type: 'deferred', runAfter: wait.runAfter, reason: wait.sentence };
+    }
+    const budget = await reserveBudget(env, claimed, loaded.config, reporter);
+    if (!budget.run) return budget.outcome === 'deferred' ? budget.result : finished(budget.outcome, budget.result);
+    const result = await fixOnWorkspace({ env, job, config: budget.config, host, files, state, target, reporter, signal });
     await removeJobFiles(files, mirrorDir(env.workdir, request.repo.id));
     return finished(result.status, { type: 'succeeded', result: { status: result.status } }, result.outcome.tokens, result.outcome.steps);
   } catch (error) {

@@ -21,3 +21,9 @@ export function cutLongLines(text: string, maxLineChars: number): string {
     )
     .join('\n');
 }
+
+/** The last `lines` lines of a text (the part of a test log that says what failed). */
+export function lastLines(text: string, lines: number): string {
+  const all = text.trimEnd().split('\n');
+  return all.slice(Math.max(0, all.length - lines)).join('\n');
+}

@@ -5,7 +5,7 @@ import { toolSpecs } from '../../src/agent/tools/registry.js';
 import { ModelError } from '../../src/model/errors.js';
 import { estimateTokens } from '../../src/model/estimate-tokens.js';
 import type { AssistantMessage, ChatMessage, ChatModel, ChatRequest, ChatResponse } from '../../src/model/types.js';
-import { tempDir, testDeps, type TempDir, type TestDeps } from './helpers/deps.js';
+import { tempFixture, testDeps, type TempFixture, type TestDeps } from './helpers/deps.js';
 import { calls } from './helpers/inline-model.js';
 import { bigTool, echoTool } from './helpers/test-tools.js';
 
@@ -49,8 +49,8 @@ function expectPaired(messages: readonly ChatMessage[]): void {
 }
 
 describe('handoff summaries when the context is full', () => {
-  let tmp: TempDir;
-  beforeEach(() => (tmp = tempDir()));
+  let tmp: TempFixture;
+  beforeEach(() => (tmp = tempFixture()));
   afterEach(() => tmp.cleanup());
 
   const tools = [bigTool(), echoTool()];

@@ -6,7 +6,7 @@ import { usdOf } from '../../src/model/cost.js';
 import { estimateTokens } from '../../src/model/estimate-tokens.js';
 import { InlineModel, calls } from './helpers/inline-model.js';
 import { echoTool } from './helpers/test-tools.js';
-import { tempDir, testDeps } from './helpers/deps.js';
+import { tempFixture, testDeps } from './helpers/deps.js';
 
 const input = { task: 'Fix it', systemPrompt: 'You fix bugs.' };
 // $1 per million prompt tokens, $0.50 cached, $10 per million completion tokens.
@@ -16,8 +16,8 @@ const usage = { promptTokens: 100_000, completionTokens: 1_000, cachedPromptToke
 const CALL_USD = 0.09;
 
 describe('the cost budget', () => {
-  let tmp: ReturnType<typeof tempDir>;
-  beforeEach(() => (tmp = tempDir()));
+  let tmp: ReturnType<typeof tempFixture>;
+  beforeEach(() => (tmp = tempFixture()));
   afterEach(() => tmp.cleanup());
 
   const echoes = (n: number) => Array.from({ length: n }, (_, i) => calls(['echo', { text: `n${i}` }]));

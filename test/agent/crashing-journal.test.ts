@@ -1,13 +1,13 @@
 import { crashingJournal } from '../../src/agent/crashing-journal.js';
 import { readJournal } from '../../src/agent/journal.js';
 import { runAgent } from '../../src/agent/loop.js';
-import { tempDir, testDeps, type TempDir } from './helpers/deps.js';
+import { tempFixture, testDeps, type TempFixture } from './helpers/deps.js';
 import { InlineModel, calls } from './helpers/inline-model.js';
 import { echoTool, finishTool } from './helpers/test-tools.js';
 
 describe('crashingJournal', () => {
-  let tmp: TempDir;
-  beforeEach(() => (tmp = tempDir()));
+  let tmp: TempFixture;
+  beforeEach(() => (tmp = tempFixture()));
   afterEach(() => tmp.cleanup());
 
   it('reaches after_model, before_tool and after_tool where the loop journals them, in order', async () => {

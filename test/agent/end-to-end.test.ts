@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openJournal, readJournal } from '../../src/agent/journal.js';
@@ -9,20 +8,19 @@ import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
 import { createUnsandboxed } from '../../src/sandbox/unsandboxed.js';
 import { GitWorkspace } from '../../src/workspace/git-workspace.js';
-import { tempDir, type TempDir } from './helpers/deps.js';
+import { tempFixture, type TempFixture } from './helpers/deps.js';
+import { git } from '../support/git.js';
 
-const gitEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8' }).trim();
 
 /**
  * The whole engine minus the network: real git repo and GitWorkspace, the real eight tools through
  * the registry, the real ScriptedModel; commands run unsandboxed (test/sandbox covers bwrap).
  */
 describe('runAgent end to end', () => {
-  let tmp: TempDir;
+  let tmp: TempFixture;
   let root: string;
   beforeEach(() => {
-    tmp = tempDir();
+    tmp = tempFixture();
     root = path.join(tmp.dir, 'repo');
     fs.mkdirSync(root);
     git(root, 'init', '-q', '-b', 'main');

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { JournalCorruptError, openJournal, readJournal, type JournalEntry } from '../../src/agent/journal.js';
-import { tempDir, type TempDir } from './helpers/deps.js';
+import { tempFixture, type TempFixture } from './helpers/deps.js';
 
 const start: JournalEntry = { type: 'start', task: 't', taskMessage: 'Task:\nt', systemPrompt: 's', model: 'm', config: { maxSteps: 5 } };
 const assistant: JournalEntry = {
@@ -12,10 +12,10 @@ const assistant: JournalEntry = {
 };
 
 describe('journal', () => {
-  let tmp: TempDir;
+  let tmp: TempFixture;
   let file: string;
   beforeEach(() => {
-    tmp = tempDir();
+    tmp = tempFixture();
     file = path.join(tmp.dir, 'run.jsonl');
   });
   afterEach(() => tmp.cleanup());

@@ -3,13 +3,13 @@ import { runAgent } from '../../src/agent/loop.js';
 import { toolSpecs } from '../../src/agent/tools/registry.js';
 import { estimateTokens } from '../../src/model/estimate-tokens.js';
 import type { ChatMessage } from '../../src/model/types.js';
-import { tempDir, testDeps, type TempDir } from './helpers/deps.js';
+import { tempFixture, testDeps, type TempFixture } from './helpers/deps.js';
 import { InlineModel, calls } from './helpers/inline-model.js';
 import { bigTool, echoTool } from './helpers/test-tools.js';
 
 describe('runAgent context budget', () => {
-  let tmp: TempDir;
-  beforeEach(() => (tmp = tempDir()));
+  let tmp: TempFixture;
+  beforeEach(() => (tmp = tempFixture()));
   afterEach(() => tmp.cleanup());
 
   it('never sends a request over the budget across 60 steps, and never breaks a call/result pair', async () => {

@@ -10,7 +10,7 @@ import type { ScriptTurn } from '../../src/model/scripted-script.js';
 import type { ChatModel, ChatRequest, ToolMessage } from '../../src/model/types.js';
 import type { Tool } from '../../src/agent/tools/types.js';
 import { createCrashPoints } from '../../src/util/crash-points.js';
-import { tempDir, testDeps, type TempDir, type TestDeps } from './helpers/deps.js';
+import { tempFixture, testDeps, type TempFixture, type TestDeps } from './helpers/deps.js';
 import { finishTool, lookTool, testsTool, writeTool } from './helpers/test-tools.js';
 
 class Killed extends Error {}
@@ -26,13 +26,13 @@ function recording(turns: ScriptTurn[]): ChatModel & { requests: ChatRequest[] }
 }
 
 describe('resume', () => {
-  let tmp: TempDir;
+  let tmp: TempFixture;
   let look: { runs: number };
   let written: string[];
   let tools: Tool[];
   const journalPath = () => `${tmp.dir}/journal.jsonl`;
   beforeEach(() => {
-    tmp = tempDir();
+    tmp = tempFixture();
     look = { runs: 0 };
     written = [];
     tools = [lookTool(look), writeTool(written), testsTool({ green: true, tree: 'f'.repeat(40) }), finishTool()];

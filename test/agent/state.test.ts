@@ -2,7 +2,7 @@ import { readJournal, type JournalRecord } from '../../src/agent/journal.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { replayJournal } from '../../src/agent/resume-replay.js';
 import { applyRecord, emptyAgentState } from '../../src/agent/state.js';
-import { tempDir, testDeps, type TempDir } from './helpers/deps.js';
+import { tempFixture, testDeps, type TempFixture } from './helpers/deps.js';
 import { InlineModel, calls, say } from './helpers/inline-model.js';
 import { echoTool, finishTool, testsTool } from './helpers/test-tools.js';
 
@@ -10,8 +10,8 @@ const input = { task: 'fix it', systemPrompt: 'sys' };
 const tree = 'c'.repeat(40);
 
 describe('applyRecord', () => {
-  let tmp: TempDir;
-  beforeEach(() => (tmp = tempDir()));
+  let tmp: TempFixture;
+  beforeEach(() => (tmp = tempFixture()));
   afterEach(() => tmp.cleanup());
 
   it('folding a live run journal gives, before each reply, exactly the messages the model was sent', async () => {

@@ -79,6 +79,23 @@ describe('createMetrics', () => {
     expect(sample(text, 'greenfix_job_counts_errors_total')).toBe(1);
   });
 
+  it('reads the remaining budget per cap at every scrape, and shows none it cannot read', async () => {
+    const metrics = createMetrics({ processMetrics: false });
+    let fail = false;
+    metrics.setBudgets(async () => {
+      if (fail) throw new Error('SQLITE_BUSY');
+      return [
+        { scope: 'repo', window: 'day', key: 'octo/app', remainingUsd: 0.19 },
+        { scope: 'installation', window: 'month', key: '42', remainingUsd: 120 },
+      ];
+    });
+    const text = await metrics.render();
+    expect(sample(text, 'greenfix_budget_remaining_usd{scope="repo",window="day",key="octo/app"}')).toBe(0.19);
+    expect(sample(text, 'greenfix_budget_remaining_usd{scope="installation",window="month",key="42"}')).toBe(120);
+    fail = true;
+    expect(sample(await metrics.render(), 'greenfix_budget_remaining_usd{scope="repo",window="day",key="octo/app"}')).toBeUndefined();
+  });
+
   it('keeps each instance apart (own registry), with process metrics when asked', async () => {
     const a = createMetrics();
     const b = createMetrics({ processMetrics: false });

@@ -10,9 +10,12 @@ export interface ImportEdge {
   typeOnly: boolean;
 }
 
-/** Every relative import of every `.ts` file under `root` (paths relative to `root`), type imports included. */
-export function importEdges(root: string): ImportEdge[] {
-  return sourceFiles(root).flatMap((file) => {
+/**
+ * Every relative import of every `.ts` file under `root` (or only under its `folders`), paths
+ * relative to `root`, type imports included.
+ */
+export function importEdges(root: string, folders: readonly string[] = ['']): ImportEdge[] {
+  return folders.flatMap((folder) => sourceFiles(root, folder)).flatMap((file) => {
     const text = fs.readFileSync(path.join(root, file), 'utf8');
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
     const edges: ImportEdge[] = [];

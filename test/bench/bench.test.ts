@@ -13,7 +13,7 @@ import { systemPrompt } from '../../src/agent/prompt.js';
 import { createTools, toolSpecs } from '../../src/agent/tools/registry.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { startRedisServer } from '../queue/redis-server.js';
+import { startRedisServer } from '../support/redis-server.js';
 
 const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith('gf-bench-context-') || n.startsWith('gf-bench-steps-') || n.startsWith('gf-bench-app-'));
 const sane = (value: number) => Number.isFinite(value) && value > 0;

@@ -1,6 +1,9 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { branches, cleanup, git, makeRepo, runCli, tempDir, writeScript, type CliRun } from './helpers.js';
+import { branches, runCli, writeScript, type CliRun } from './helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
+import { git } from '../support/git.js';
+import { makeRepo } from '../support/make-repo.js';
 import { RED_BASE_REPO as REPO, TAP_VERIFY as VERIFY } from '../support/red-base-repo.js';
 
 const FIX: [string, unknown] = ['edit_file', { path: 'lib.mjs', old: 'a - b', new: 'a + b' }];
@@ -18,7 +21,7 @@ describe('greenfix fix: baseline and per-test evidence', () => {
 
   beforeEach(() => {
     dir = tempDir('greenfix-baseline-');
-    repo = makeRepo(dir, REPO);
+    repo = makeRepo(join(dir, 'repo'), REPO);
   });
   afterEach(() => cleanup(dir));
 
@@ -92,7 +95,7 @@ test('flaky', () => assert.equal(readFileSync('cache/runs', 'utf8').length % 2, 
     };
     cleanup(dir);
     dir = tempDir('greenfix-baseline-');
-    repo = makeRepo(dir, flakyRepo);
+    repo = makeRepo(join(dir, 'repo'), flakyRepo);
     const script = writeScript(dir, [[FIX], [['run_tests', {}]], [['finish', { summary: 'add adds' }]]]);
     const r = await fix('fix add', script, ['--verify-mode', 'no_new_failures']);
     expect(r.code).toBe(0);

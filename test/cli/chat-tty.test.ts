@@ -2,7 +2,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJournal } from '../../src/agent/journal.js';
-import { CLI, branches, cleanup, git, makeRepo, tempDir } from './helpers.js';
+import { CLI, branches } from './helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
+import { git } from '../support/git.js';
+import { makeRepo } from '../support/make-repo.js';
 import { startTty, type Tty } from './tmux.js';
 
 type Call = [string, Record<string, unknown>];
@@ -26,7 +29,7 @@ describe('greenfix chat in a terminal', () => {
   let tty: Tty | null = null;
   beforeEach(() => {
     dir = tempDir('greenfix-chat-');
-    repo = makeRepo(dir, { 'test.sh': '#!/bin/bash\n[ -f greeting.txt ] || { echo "no greeting.txt"; exit 1; }\necho ok\n' });
+    repo = makeRepo(join(dir, 'repo'), { 'test.sh': '#!/bin/bash\n[ -f greeting.txt ] || { echo "no greeting.txt"; exit 1; }\necho ok\n' });
   });
   afterEach(() => {
     tty?.kill();

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup, makeRepo, runCli, tempDir } from './helpers.js';
+import { runCli } from './helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
+import { makeRepo } from '../support/make-repo.js';
 
 const HEALTHY = {
   'package.json': JSON.stringify({ name: 'healthy', version: '1.0.0', private: true, scripts: { test: 'node --test --test-reporter=tap' } }),
@@ -16,7 +18,7 @@ describe('greenfix doctor', () => {
   afterEach(() => cleanup(dir));
 
   it('a healthy repository: detected commands, setup and tests timed, the baseline, ready', async () => {
-    const repo = makeRepo(dir, HEALTHY);
+    const repo = makeRepo(join(dir, 'repo'), HEALTHY);
     const r = await doctor(repo);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('greenfix: verify: npm test (detected)');
@@ -34,7 +36,7 @@ describe('greenfix doctor', () => {
   });
 
   it('a repository without tests: not ready, and says to set verify', async () => {
-    const repo = makeRepo(dir, { 'README.md': 'no tests here\n' });
+    const repo = makeRepo(join(dir, 'repo'), { 'README.md': 'no tests here\n' });
     const r = await doctor(repo);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('greenfix: verify: (none) (none)');
@@ -43,7 +45,7 @@ describe('greenfix doctor', () => {
   });
 
   it('a repository whose setup fails: not ready, with the setup output', async () => {
-    const repo = makeRepo(dir, { 'a.test.mjs': HEALTHY['a.test.mjs'] });
+    const repo = makeRepo(join(dir, 'repo'), { 'a.test.mjs': HEALTHY['a.test.mjs'] });
     const r = await doctor(repo, '--setup', 'echo "cannot reach registry.example.invalid" >&2; exit 7', '--verify', 'node --test');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('greenfix: setup: echo "cannot reach registry.example.invalid" >&2; exit 7 (configured)');
@@ -53,7 +55,7 @@ describe('greenfix doctor', () => {
   });
 
   it('a red base with a readable report: ready with no_new_failures; a program the sandbox lacks: not ready', async () => {
-    const red = makeRepo(dir, { 'a.test.mjs': "import { test } from 'node:test';\ntest('ok', () => {});\ntest('red', () => { throw new Error('x'); });\n" });
+    const red = makeRepo(join(dir, 'repo'), { 'a.test.mjs': "import { test } from 'node:test';\ntest('ok', () => {});\ntest('red', () => { throw new Error('x'); });\n" });
     const r = await doctor(red, '--verify', 'node --test --test-reporter=tap');
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/with `verify_mode: no_new_failures`: 1 of 2 tests already fail on the base/);

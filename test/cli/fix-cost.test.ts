@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUGGY_REPO, FIX_EDIT, cleanup, makeRepo, runCli, tempDir, type CliRun } from './helpers.js';
+import { BUGGY_REPO, FIX_EDIT, runCli, type CliRun } from './helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
+import { makeRepo } from '../support/make-repo.js';
 
 /**
  * Cost end to end through the built CLI (real git, real bwrap): a scripted model that reports
@@ -16,7 +18,7 @@ describe('greenfix fix: cost', () => {
 
   beforeEach(() => {
     dir = tempDir('greenfix-cost-');
-    repo = makeRepo(dir, BUGGY_REPO);
+    repo = makeRepo(join(dir, 'repo'), BUGGY_REPO);
     script = join(dir, 'script.json');
     writeFileSync(script, JSON.stringify({ turns: turns.map((calls) => ({ tool_calls: calls.map(([name, args]) => ({ name, arguments: args })), usage })) }));
   });

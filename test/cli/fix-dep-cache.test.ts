@@ -1,6 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup, makeRepo, runCli, tempDir, writeScript } from './helpers.js';
+import { runCli, writeScript } from './helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
+import { makeRepo } from '../support/make-repo.js';
 
 /**
  * A repository with one (local, offline) dependency: `file:vendor/dep-a`, which npm installs as a
@@ -36,7 +38,7 @@ describe('greenfix fix with the dependency cache', () => {
   afterEach(() => cleanup(dir));
 
   it('the second run on the same lockfile restores node_modules instead of installing, and verifies', async () => {
-    const repo = makeRepo(dir, REPO);
+    const repo = makeRepo(join(dir, 'repo'), REPO);
     const env = { GREENFIX_WORKDIR: join(dir, 'work') };
     const run = (task: string) => runCli(['fix', '--repo', repo, '--task', task, '--model', `scripted:${writeScript(dir, [[FIX], [['run_tests', {}]], [['finish', { summary: 'fixed' }]]])}`, '--json'], env);
 
@@ -53,7 +55,7 @@ describe('greenfix fix with the dependency cache', () => {
   });
 
   it('GREENFIX_CACHE_MB=0 turns the cache off; a malformed value is a usage error', async () => {
-    const repo = makeRepo(dir, REPO);
+    const repo = makeRepo(join(dir, 'repo'), REPO);
     const script = writeScript(dir, [[FIX], [['run_tests', {}]], [['finish', { summary: 'fixed' }]]]);
     const off = await runCli(['fix', '--repo', repo, '--task', 'quad', '--model', `scripted:${script}`], { GREENFIX_WORKDIR: join(dir, 'work'), GREENFIX_CACHE_MB: '0' });
     expect(off.code).toBe(0);

@@ -1,7 +1,10 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { NODE_FIX, NODE_REPO, NODE_REPO_WITH_LOG } from '../support/node-repo.js';
-import { cleanup, git, makeRepo, runCli, tempDir, writeScript } from './helpers.js';
+import { runCli, writeScript } from './helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
+import { git } from '../support/git.js';
+import { makeRepo } from '../support/make-repo.js';
 
 /** First use of the CLI: only --repo and --task; setup and verify are detected from the repository. */
 describe('greenfix fix with detected commands', () => {
@@ -12,7 +15,7 @@ describe('greenfix fix with detected commands', () => {
   afterEach(() => cleanup(dir));
 
   it('runs the detected setup (npm ci) and test command (npm test) and commits the verified tree', async () => {
-    const repo = makeRepo(dir, NODE_REPO);
+    const repo = makeRepo(join(dir, 'repo'), NODE_REPO);
     const script = writeScript(dir, [[NODE_FIX], [['run_tests', {}]], [['finish', { summary: 'sum adds now' }]]]);
     const r = await runCli(['fix', '--repo', repo, '--task', 'sum subtracts', '--model', `scripted:${script}`, '--json'], { GREENFIX_WORKDIR: join(dir, 'work') });
 
@@ -28,7 +31,7 @@ describe('greenfix fix with detected commands', () => {
   });
 
   it('tests that write a log on every run, run before and after the fix: verified, the log not committed', async () => {
-    const repo = makeRepo(dir, NODE_REPO_WITH_LOG);
+    const repo = makeRepo(join(dir, 'repo'), NODE_REPO_WITH_LOG);
     const script = writeScript(dir, [[['run_tests', {}]], [NODE_FIX], [['run_tests', {}]], [['finish', { summary: 'sum adds now' }]]]);
     const r = await runCli(['fix', '--repo', repo, '--task', 'sum subtracts', '--model', `scripted:${script}`, '--json'], { GREENFIX_WORKDIR: join(dir, 'work') });
     expect(r.code).toBe(0);
@@ -38,7 +41,7 @@ describe('greenfix fix with detected commands', () => {
   });
 
   (process.getuid?.() === 0 ? it : it.skip)('as root, refuses a GREENFIX_WORKDIR under a 0700 directory before doing anything: exit 2', async () => {
-    const repo = makeRepo(dir, NODE_REPO);
+    const repo = makeRepo(join(dir, 'repo'), NODE_REPO);
     const home = join(dir, 'root-home');
     mkdirSync(home);
     chmodSync(home, 0o700);

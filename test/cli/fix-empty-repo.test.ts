@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { branches, cleanup, git, runCli, tempDir, writeScript, type CliRun } from './helpers.js';
+import { branches, runCli, writeScript, type CliRun } from './helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
+import { git } from '../support/git.js';
 
 const PRIMES = [
   'n, p = 2, []',

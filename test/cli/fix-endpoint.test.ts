@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import { completion, FakeOpenAIServer, type Reply } from '../model/fake-openai-server.js';
-import { BUGGY_REPO, branches, cleanup, git, makeRepo, runCli, tempDir } from './helpers.js';
+import { BUGGY_REPO, branches, runCli } from './helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
+import { git } from '../support/git.js';
+import { makeRepo } from '../support/make-repo.js';
 
 /** The CLI against a real chat-completions server on loopback. */
 describe('greenfix fix (OpenAI-compatible endpoint)', () => {
@@ -33,7 +36,7 @@ describe('greenfix fix (OpenAI-compatible endpoint)', () => {
   afterEach(() => cleanup(dir));
 
   it('retries a 429 (honouring retry-after-ms) and then succeeds', async () => {
-    const repo = makeRepo(dir, BUGGY_REPO);
+    const repo = makeRepo(join(dir, 'repo'), BUGGY_REPO);
     server.script(
       { status: 429, json: { error: { message: 'slow down' } }, headers: { 'retry-after-ms': '20' } },
       turn('edit_file', { path: 'lib.sh', old: '$1 - $2', new: '$1 + $2' }),
@@ -48,7 +51,7 @@ describe('greenfix fix (OpenAI-compatible endpoint)', () => {
   });
 
   it('fails at once on 401: exit 3, a message that says what to fix, the key never printed', async () => {
-    const repo = makeRepo(dir, BUGGY_REPO);
+    const repo = makeRepo(join(dir, 'repo'), BUGGY_REPO);
     server.script({ status: 401, json: { error: { message: `Incorrect API key provided: ${KEY}` } } });
     const r = await fix(repo);
     expect(r.code).toBe(3);
@@ -61,7 +64,7 @@ describe('greenfix fix (OpenAI-compatible endpoint)', () => {
 
   it('keeps a 60-step session under the context budget without breaking tool-call pairs', async () => {
     const big = Array.from({ length: 3000 }, (_, i) => `line ${i}: ${'x'.repeat(60)}`).join('\n');
-    const repo = makeRepo(dir, { ...BUGGY_REPO, 'big.txt': big });
+    const repo = makeRepo(join(dir, 'repo'), { ...BUGGY_REPO, 'big.txt': big });
     const reads = Array.from({ length: 60 }, (_, i) => turn('read_file', { path: 'big.txt', offset: 1 + i * 40, limit: 200 }, i));
     server.script(...reads, turn('finish', { summary: 'gave up', gave_up: true }));
     // Six whole 200-line reads do not fit in 8,000 tokens even with stubs: the agent asks for a

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUGGY_REPO, FIX_EDIT, branches, cleanup, makeRepo, runCli, tempDir, writeScript } from './helpers.js';
+import { BUGGY_REPO, FIX_EDIT, branches, runCli, writeScript } from './helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
+import { makeRepo } from '../support/make-repo.js';
 
 const isRoot = process.getuid?.() === 0;
 
@@ -10,7 +12,7 @@ describe('greenfix fix: resources per job', () => {
   let repo: string;
   beforeEach(() => {
     dir = tempDir('greenfix-res-');
-    repo = makeRepo(dir, BUGGY_REPO);
+    repo = makeRepo(join(dir, 'repo'), BUGGY_REPO);
   });
   afterEach(() => cleanup(dir));
 

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUGGY_REPO, FIX_EDIT, branches, cleanup, git, makeRepo, runCli, tempDir, writeScript, type CliRun } from './helpers.js';
+import { BUGGY_REPO, FIX_EDIT, branches, runCli, writeScript, type CliRun } from './helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
+import { git } from '../support/git.js';
+import { makeRepo } from '../support/make-repo.js';
 
 /** End to end through the built CLI, real git, real bwrap, scripted models. */
 describe('greenfix fix (scripted model)', () => {
@@ -13,7 +16,7 @@ describe('greenfix fix (scripted model)', () => {
 
   beforeEach(() => {
     dir = tempDir('greenfix-e2e-');
-    repo = makeRepo(dir, BUGGY_REPO);
+    repo = makeRepo(join(dir, 'repo'), BUGGY_REPO);
   });
   afterEach(() => cleanup(dir));
 

@@ -1,6 +1,8 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
-import { BUGGY_REPO, cleanup, makeRepo, runCli, tempDir, writeScript } from './helpers.js';
+import { BUGGY_REPO, runCli, writeScript } from './helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
+import { makeRepo } from '../support/make-repo.js';
 
 /** Through the built CLI and real bwrap: what the setup step's egress proxy refused is shown. */
 describe('greenfix fix: setup egress', () => {
@@ -22,7 +24,7 @@ describe('greenfix fix: setup egress', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   beforeEach(() => {
     dir = tempDir('greenfix-egress-cli-');
-    repo = makeRepo(dir, BUGGY_REPO);
+    repo = makeRepo(join(dir, 'repo'), BUGGY_REPO);
   });
   afterEach(() => cleanup(dir));
 

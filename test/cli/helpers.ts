@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { git } from '../support/git.js';
 
 export const CLI = resolve('dist/src/cli/main.js');
 
@@ -12,31 +12,6 @@ export interface CliRun {
   stdout: string;
   stderr: string;
   json: Record<string, unknown> | null;
-}
-
-/** A temp dir the sandbox user can pass through (mkdtemp makes 0700 dirs). Remove with `rmSync`. */
-export function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  chmodSync(dir, 0o711);
-  return dir;
-}
-
-/** A git repo with one commit of `files`. */
-export function makeRepo(parent: string, files: Record<string, string>): string {
-  const repo = join(parent, 'repo');
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(repo, path)), { recursive: true });
-    writeFileSync(join(repo, path), content);
-  }
-  git(repo, 'init', '-q', '-b', 'main');
-  git(repo, 'add', '-A');
-  git(repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'init');
-  return repo;
-}
-
-export function git(cwd: string, ...args: string[]): string {
-  if (args[0] === 'init') mkdirSync(cwd, { recursive: true });
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd } }).trim();
 }
 
 export function branches(repo: string): string[] {
@@ -75,10 +50,6 @@ export function runCli(args: string[], env: Record<string, string>, cwd?: string
       done({ code, signal, stdout, stderr, json });
     });
   });
-}
-
-export function cleanup(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
 }
 
 /** A repository with a real bug and a real test: `add` subtracts. */

@@ -1,6 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUGGY_REPO, FIX_EDIT, cleanup, git, makeRepo, runCli, tempDir, writeScript, type CliRun } from './helpers.js';
+import { BUGGY_REPO, FIX_EDIT, runCli, writeScript, type CliRun } from './helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
+import { git } from '../support/git.js';
+import { makeRepo } from '../support/make-repo.js';
 
 /**
  * Issue 9 (1) through the built CLI, real git and real bwrap, with a scripted model:
@@ -19,7 +22,7 @@ describe('greenfix fix: the git the sandbox sees', () => {
   beforeEach(() => {
     dir = tempDir('greenfix-gitview-');
     chmodSync(dir, 0o755);
-    repo = makeRepo(dir, BUGGY_REPO);
+    repo = makeRepo(join(dir, 'repo'), BUGGY_REPO);
     git(repo, 'remote', 'add', 'origin', `https://user:${TOKEN}@example.com/owner/repo.git`);
     git(repo, 'config', 'credential.helper', `store --file=${join(dir, 'creds')}`);
     // greenfix runs from its own directory, which holds its .env.

@@ -4,8 +4,9 @@ import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
 import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { jobRequest } from '../queue/job-requests.js';
-import { startRedisServer, type RedisServer } from '../queue/redis-server.js';
-import { cleanup, runCli, tempDir } from './helpers.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
+import { runCli } from './helpers.js';
 
 const LEASE = { workerId: 'w1', leaseMs: 60_000, maxRunning: 10 };
 

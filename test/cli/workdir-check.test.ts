@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { workdirProblem } from '../../src/cli/workdir-check.js';
 import { SANDBOX_OWNER } from '../../src/sandbox/ownership.js';
-import { cleanup, tempDir } from './helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
 
 const asRoot = process.getuid?.() === 0;
 

@@ -41,7 +41,18 @@ describe('loadEnvConfig', () => {
       queueRetentionMs: 30 * 86_400_000,
       webhookMaxBytes: 5 * 1024 * 1024,
       cacheBytes: 5120 * 1024 * 1024,
+      caps: { jobReserveUsd: 1 },
     });
+  });
+
+  it('spend caps: amounts in USD, the reservation at most every cap set', () => {
+    const caps = { GREENFIX_REPO_DAILY_USD: '5', GREENFIX_REPO_MONTHLY_USD: '50.5', GREENFIX_INSTALLATION_MONTHLY_USD: '200', GREENFIX_JOB_RESERVE_USD: '0.75' };
+    expect(loadEnvConfig({ ...APP, ...caps }, { cwd: dir }).caps).toEqual({ repoDailyUsd: 5, repoMonthlyUsd: 50.5, installationMonthlyUsd: 200, jobReserveUsd: 0.75 });
+    expect(problemsOf({ ...APP, GREENFIX_REPO_DAILY_USD: '0.5', GREENFIX_INSTALLATION_MONTHLY_USD: '0.8' })).toEqual([
+      'GREENFIX_JOB_RESERVE_USD: must be at most GREENFIX_REPO_DAILY_USD (a job reserving more than the cap could never start)',
+      'GREENFIX_JOB_RESERVE_USD: must be at most GREENFIX_INSTALLATION_MONTHLY_USD (a job reserving more than the cap could never start)',
+    ]);
+    expect(problemsOf({ ...APP, GREENFIX_REPO_DAILY_USD: '0.5', GREENFIX_JOB_RESERVE_USD: '0.5' })).toEqual([]);
   });
 
   it('a registered app: every variable read and typed', () => {
@@ -176,6 +187,10 @@ describe('loadEnvConfig', () => {
     ['GREENFIX_WEBHOOK_MAX_BYTES', '5MB', 'GREENFIX_WEBHOOK_MAX_BYTES: must be a whole number from 65536 to 26214400'],
     ['GREENFIX_WEBHOOK_MAX_BYTES', '30000000', 'GREENFIX_WEBHOOK_MAX_BYTES: must be a whole number from 65536 to 26214400'],
     ['GREENFIX_CACHE_MB', '5G', 'GREENFIX_CACHE_MB: must be a whole number from 0 to 1048576'],
+    ['GREENFIX_REPO_DAILY_USD', '$5', 'GREENFIX_REPO_DAILY_USD: must be an amount in USD greater than 0 and at most 1000000'],
+    ['GREENFIX_REPO_MONTHLY_USD', '0', 'GREENFIX_REPO_MONTHLY_USD: must be an amount in USD greater than 0'],
+    ['GREENFIX_INSTALLATION_MONTHLY_USD', '1e3', 'GREENFIX_INSTALLATION_MONTHLY_USD: must be an amount in USD'],
+    ['GREENFIX_JOB_RESERVE_USD', '5000', 'GREENFIX_JOB_RESERVE_USD: must be an amount in USD greater than 0 and at most 1000'],
   ])('%s=%j → one problem', (name, value, message) => {
     const problems = problemsOf({ ...APP, [name]: value });
     expect(problems).toHaveLength(1);

@@ -56,6 +56,14 @@ describe('parseRepoConfig', () => {
     expect(problemsOf({ network: { alow: [] } })).toEqual(['network: unknown key `alow` (did you mean `allow`?)']);
   });
 
+  it('caps: daily and monthly USD, wait by default or refuse; strict', () => {
+    expect(defaultRepoConfig().caps).toEqual({ on_reached: 'wait' });
+    expect(parseRepoConfig({ caps: { daily_usd: 2.5, monthly_usd: 40, on_reached: 'refuse' } })).toMatchObject({ ok: true, config: { caps: { daily_usd: 2.5, monthly_usd: 40, on_reached: 'refuse' } } });
+    expect(problemsOf({ caps: { daily_usd: 0 } })).toEqual(['caps.daily_usd: must be more than 0']);
+    expect(problemsOf({ caps: { on_reached: 'skip' } })).toEqual(['caps.on_reached: must be one of `wait`, `refuse`']);
+    expect(problemsOf({ caps: { weekly_usd: 10 } })).toEqual([expect.stringContaining('caps: unknown key `weekly_usd`')]);
+  });
+
   it('unknown keys are errors, with a suggestion when one is close', () => {
     expect(problemsOf({ lable: 'x' })).toEqual(['unknown key `lable` (did you mean `label`?)']);
     expect(problemsOf({ 'branch-prefix': 'x/' })).toEqual(['unknown key `branch-prefix` (did you mean `branch_prefix`?)']);

@@ -18,7 +18,8 @@ import { planTarget } from '../../src/run/job-target.js';
 import { createUnsandboxed } from '../../src/sandbox/unsandboxed.js';
 import { GitWorkspace } from '../../src/workspace/git-workspace.js';
 import { fixture as octokitFixture } from '../github/octokit-fixture.js';
-import { makeRepo, TempDirs } from '../workspace/helpers.js';
+import { makeRepo } from '../support/make-repo.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
 afterEach(() => temp.cleanup());
@@ -53,7 +54,7 @@ function comparable(deps: FixDeps) {
 }
 
 async function bothAssemblies(files: Record<string, string>, repoConfig: unknown, argv: string[]) {
-  const root = await makeRepo(temp.make(), files);
+  const root = makeRepo(temp.make(), files);
   const workspace = await GitWorkspace.open({ root, baseCommit: 'HEAD', stateDir: temp.make('gf-state-') });
   const model = new ScriptedModel([]);
   const sandbox = await createUnsandboxed().forJob({ workspace: root });
@@ -76,7 +77,7 @@ async function bothAssemblies(files: Record<string, string>, repoConfig: unknown
   const reporter = new JobReporter({ host, report: newJobReport('job-1', 'issue', 3, config.max_steps), now, minIntervalMs: 0, onError: () => undefined });
   const env = {
     workdir, sandbox: createUnsandboxed(), model, hostFor: async () => host, readConfig: async () => null,
-    queue: { listBySubject: async () => [], recordPullRequest: async () => true, pullRequestsOpenedSince: async () => [] }, push: pushBranch, wrap: noFixWrappers, now, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, progressIntervalMs: 0,
+    queue: { listBySubject: async () => [], reserve: async () => { throw new Error('no caps in this test'); }, recordPullRequest: async () => true, pullRequestsOpenedSince: async () => [] }, push: pushBranch, wrap: noFixWrappers, now, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, progressIntervalMs: 0,
   };
   const jobCommands = fixCommands(root, undefined, { verify: config.verify, setup: config.setup });
   const input = { env, job: job(), config, host, files: files_, state: openJobState(files_), target: plan.target, reporter, signal: new AbortController().signal };
@@ -113,7 +114,7 @@ describe('one assembly of a fix', () => {
   });
 
   it('a repo config key overrides detection only when present, the other key is still detected', async () => {
-    const root = await makeRepo(temp.make(), { 'package.json': JSON.stringify({ scripts: { test: 'jest' } }), 'yarn.lock': '' });
+    const root = makeRepo(temp.make(), { 'package.json': JSON.stringify({ scripts: { test: 'jest' } }), 'yarn.lock': '' });
     expect(fixCommands(root, undefined, { verify: undefined, setup: undefined })).toEqual({ verify: 'yarn test', setup: 'yarn install --frozen-lockfile' });
     expect(fixCommands(root, undefined, { verify: 'yarn jest', setup: undefined })).toEqual({ verify: 'yarn jest', setup: 'yarn install --frozen-lockfile' });
     expect(defaultRepoConfig().verify).toBeUndefined();

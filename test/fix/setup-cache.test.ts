@@ -7,7 +7,8 @@ import type { JobSandbox, Sandbox } from '../../src/sandbox/types.js';
 import { runProcess } from '../../src/util/run-process.js';
 import { createDepCache, type DepCache } from '../../src/workspace/dep-cache.js';
 import { addWorktree } from '../../src/workspace/worktree.js';
-import { makeRepo, TempDirs } from '../workspace/helpers.js';
+import { makeRepo } from '../support/make-repo.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 /**
  * The setup step with the dependency cache, end to end: real git worktrees, real `npm ci` in the
@@ -52,7 +53,7 @@ beforeAll(async () => {
   mkdirSync(join(repo, 'vendor'), { recursive: true });
   const tar = await runProcess({ argv: ['tar', '-czf', join(repo, 'vendor/dep-a-1.0.0.tgz'), '-C', src, 'package'], cwd: base, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 30_000 });
   expect(tar.exitCode).toBe(0);
-  await makeRepo(repo, {
+  makeRepo(repo, {
     'package.json': `${JSON.stringify(PACKAGE)}\n`,
     'package-lock.json': `${JSON.stringify(LOCK)}\n`,
     '.npmrc': 'audit=false\nfund=false\nupdate-notifier=false\noffline=true\n',

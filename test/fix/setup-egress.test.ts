@@ -13,7 +13,8 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { runProcess } from '../../src/util/run-process.js';
 import { addWorktree } from '../../src/workspace/worktree.js';
 import { processesMatching } from '../sandbox/fixtures.js';
-import { makeRepo, TempDirs, writeFiles } from '../workspace/helpers.js';
+import { makeRepo, writeFiles } from '../support/make-repo.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const SECRET = 'redis-secret-7f3a';
 const temp = new TempDirs();
@@ -95,7 +96,7 @@ describe('setup egress, end to end (real bwrap, real proxy, runSetup)', () => {
     const parent = temp.make('gf-egress-');
     chmodSync(parent, 0o711);
     mkdirSync(join(parent, 'repo'));
-    const repo = await makeRepo(join(parent, 'repo'), { ...files, '.gitignore': 'node_modules/\n' });
+    const repo = makeRepo(join(parent, 'repo'), { ...files, '.gitignore': 'node_modules/\n' });
     const state = join(parent, 'state');
     const ws = await addWorktree({ repo, path: join(parent, 'wt'), ref: 'main', stateDir: state });
     await prepareWorkspaceOwnership(ws.root, sandboxFileOwner());

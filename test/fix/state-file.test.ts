@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { StateFile, StateFileError, STATE_VERSION } from '../../src/fix/state-file.js';
 import type { RunState } from '../../src/fix/run-state.js';
-import { TempDirs } from '../workspace/helpers.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
 afterEach(() => temp.cleanup());

@@ -9,7 +9,7 @@ import { RedisQueueOpenError } from '../../src/queue/redis-connect.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { jobRequest } from './job-requests.js';
 import { advanceRedisClock } from './redis-time.js';
-import { RedisServerError, startRedisServer, type RedisServer } from './redis-server.js';
+import { RedisServerError, startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 const LEASE = { workerId: 'w1', leaseMs: 60_000, maxRunning: 10 };
 
@@ -128,7 +128,7 @@ describe('BullMQ queue on a real redis-server', () => {
     const q = await open();
     const { job } = await q.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
     const record = await admin.hgetall(`${prefix}:gf:job:${job.id}`);
-    expect(Object.keys(record).sort()).toEqual(['attempts', 'created_at', 'delivery_id', 'id', 'max_attempts', 'repo_key', 'request', 'run_after', 'seq', 'state', 'subject', 'updated_at']);
+    expect(Object.keys(record).sort()).toEqual(['attempts', 'created_at', 'delivery_id', 'id', 'installation_key', 'max_attempts', 'repo_key', 'request', 'run_after', 'seq', 'state', 'subject', 'updated_at']);
     expect(JSON.parse(record.request!)).toEqual(jobRequest(1, 1));
     const bull = await admin.hgetall(`${prefix}:jobs:${job.id}`);
     expect(JSON.parse(bull.data!)).toEqual(jobRequest(1, 1));

@@ -6,7 +6,7 @@ import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { raceProcesses } from './claim-race.js';
 import { jobRequest } from './job-requests.js';
-import { startRedisServer, type RedisServer } from './redis-server.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 const QUEUE_JS = resolve('dist/src/queue/bullmq-queue.js');
 
@@ -30,7 +30,7 @@ describe('BullMQ queue shared by processes', () => {
     await queue.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const race = (mode: 'once' | 'drain') => raceProcesses({ queueJs: QUEUE_JS, kind: 'bullmq', target: `${server.url} ${prefix}`, dir }, mode);
+  const race = (mode: 'once' | 'drain' | 'reserve') => raceProcesses({ queueJs: QUEUE_JS, kind: 'bullmq', target: `${server.url} ${prefix}`, dir }, mode);
 
   it('exactly one of two racing processes gets the one job', async () => {
     const { job } = await queue.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
@@ -45,5 +45,14 @@ describe('BullMQ queue shared by processes', () => {
     const [a, b] = await race('drain');
     expect([...a!, ...b!].sort()).toEqual([...ids].sort());
     expect(await queue.counts()).toEqual({ queued: 0, running: 0, succeeded: 300, failed: 0, cancelled: 0 });
+  });
+
+  it('two processes reserving against one remaining budget at the same moment: one fits, the other does not', async () => {
+    const ids = [];
+    for (let i = 1; i <= 2; i++) ids.push((await queue.enqueue(jobRequest(i, 1), { deliveryId: `d${i}` })).job.id);
+    const [a, b] = await race('reserve');
+    const answers = [...a!, ...b!].map((line) => line.split(':'));
+    expect(answers.map(([id]) => id).sort()).toEqual([...ids].sort());
+    expect(answers.map(([, verdict]) => verdict).sort()).toEqual(['ok', 'over']);
   });
 });

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
-import { describeJobQueueContract } from './job-queue-contract.js';
+import { describeJobQueueContract, type ContractFixture } from './job-queue-contract.js';
+import { describeReserveContract } from './reserve-contract.js';
 import { advanceRedisClock } from './redis-time.js';
-import { startRedisServer, type RedisServer } from './redis-server.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 
 /** Backoff far beyond the test's run time, so BullMQ's own (real) clock never promotes a retry first. */
 const BACKOFF = { baseMs: 60_000, maxMs: 600_000 };
@@ -15,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.stop());
 
-describeJobQueueContract('BullMQ', async () => {
+const bullmqFixture = async (): Promise<ContractFixture> => {
   let now = Date.now();
   const admin = new Redis(server.url);
   const queue = await openBullmqQueue({ url: server.url, prefix: `{gf-${randomUUID()}}`, now: () => now, backoff: BACKOFF });
@@ -33,4 +34,6 @@ describeJobQueueContract('BullMQ', async () => {
       await admin.quit();
     },
   };
-});
+};
+describeJobQueueContract('BullMQ', bullmqFixture);
+describeReserveContract('BullMQ', bullmqFixture);

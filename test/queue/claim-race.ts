@@ -15,7 +15,7 @@ export interface RaceTarget {
 }
 
 /** Two real OS processes, a and b, claim from one queue at the same moment; returns the ids each took. */
-export async function raceProcesses(t: RaceTarget, mode: 'once' | 'drain'): Promise<string[][]> {
+export async function raceProcesses(t: RaceTarget, mode: 'once' | 'drain' | 'reserve'): Promise<string[][]> {
   const run = (name: string) =>
     runProcess({
       argv: [process.execPath, WORKER, pathToFileURL(t.queueJs).href, t.kind, t.target, resolve(t.dir, 'barrier'), name, mode],

@@ -16,7 +16,7 @@ describe('SQLite queue shared by processes', () => {
   beforeEach(() => (f = sqliteFixture()));
   afterEach(async () => f.cleanup());
 
-  const race = (mode: 'once' | 'drain') => raceProcesses({ queueJs: QUEUE_JS, kind: 'sqlite', target: f.path, dir: f.dir }, mode);
+  const race = (mode: 'once' | 'drain' | 'reserve') => raceProcesses({ queueJs: QUEUE_JS, kind: 'sqlite', target: f.path, dir: f.dir }, mode);
 
   it('exactly one of two racing processes gets the one job', async () => {
     const { job } = await f.queue.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
@@ -32,5 +32,14 @@ describe('SQLite queue shared by processes', () => {
     const taken = [...a!, ...b!];
     expect(taken.sort()).toEqual([...ids].sort());
     expect(await f.queue.counts()).toEqual({ queued: 0, running: 0, succeeded: 300, failed: 0, cancelled: 0 });
+  });
+
+  it('two processes reserving against one remaining budget at the same moment: one fits, the other does not', async () => {
+    const ids = [];
+    for (let i = 1; i <= 2; i++) ids.push((await f.queue.enqueue(jobRequest(i, 1), { deliveryId: `d${i}` })).job.id);
+    const [a, b] = await race('reserve');
+    const answers = [...a!, ...b!].map((line) => line.split(':'));
+    expect(answers.map(([id]) => id).sort()).toEqual([...ids].sort());
+    expect(answers.map(([, verdict]) => verdict).sort()).toEqual(['ok', 'over']);
   });
 });

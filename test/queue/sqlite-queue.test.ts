@@ -4,11 +4,14 @@ import Database from 'better-sqlite3';
 import { backoffDelay } from '../../src/queue/backoff.js';
 import { CorruptJobError, QueueOpenError } from '../../src/queue/errors.js';
 import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
+import { MIGRATIONS } from '../../src/queue/sqlite-schema.js';
 import { describeJobQueueContract } from './job-queue-contract.js';
+import { describeReserveContract } from './reserve-contract.js';
 import { jobRequest } from './job-requests.js';
 import { BACKOFF, sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
 
 describeJobQueueContract('SQLite', async () => sqliteFixture());
+describeReserveContract('SQLite', async () => sqliteFixture());
 
 const LEASE = { workerId: 'w1', leaseMs: 60_000, maxRunning: 10 };
 
@@ -115,6 +118,26 @@ describe('SQLite queue', () => {
       error: `job ${bad.job.id} in the queue database is corrupt: request is not valid JSON`,
     });
     raw.close();
+  });
+
+  it('migration 3 gives the jobs and spend of an older database their installation', async () => {
+    const path = join(f.dir, 'v2.db');
+    const raw = new Database(path);
+    for (const sql of MIGRATIONS.slice(0, 2)) raw.exec(sql);
+    raw.pragma('user_version = 2');
+    const request = JSON.stringify(jobRequest(1, 1));
+    raw.prepare(`INSERT INTO jobs (id, delivery_id, subject, repo_key, request, state, attempts, max_attempts, run_after, created_at, updated_at)
+      VALUES ('old', 'd-old', 'octo/repo-1#1', '1', ?, 'succeeded', 1, 3, 0, 0, 0)`).run(request);
+    raw.prepare(`INSERT INTO spend (job_id, repo_key, usd, at) VALUES ('old', '1', 0.5, 10)`).run();
+    raw.close();
+    const migrated = openSqliteQueue({ path });
+    try {
+      expect(await migrated.spentByInstallation('7', 0)).toBeCloseTo(0.5, 10);
+      expect(await migrated.spent('1', 0)).toBeCloseTo(0.5, 10);
+      expect((await migrated.get('old'))?.state).toBe('succeeded');
+    } finally {
+      await migrated.close();
+    }
   });
 
   it('refuses to start on a file that is not a database, an unwritable path or a newer schema', () => {

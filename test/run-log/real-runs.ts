@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { BUGGY_REPO, FIX_EDIT, makeRepo, runCli, writeScript, type CliRun } from '../cli/helpers.js';
+import { BUGGY_REPO, FIX_EDIT, runCli, writeScript, type CliRun } from '../cli/helpers.js';
+import { makeRepo } from '../support/make-repo.js';
 
 /** A journal produced by the built CLI (real git, real bwrap, a scripted model) and where its run lives. */
 export interface RealRun {
@@ -13,7 +14,7 @@ export const LEAKED_TOKEN = 'ghs_abcdefghijklmnopqrstuvwxyz0123456789';
 /** Runs `greenfix fix` on a fresh copy of the buggy repository with `turns` as the model's script. */
 export async function realRun(parent: string, name: string, turns: Array<Array<[string, unknown]>>, extra: { env?: Record<string, string>; resume?: boolean } = {}): Promise<RealRun> {
   const base = join(parent, name);
-  const repo = makeRepo(base, BUGGY_REPO);
+  const repo = makeRepo(join(base, 'repo'), BUGGY_REPO);
   const script = writeScript(base, turns);
   const args = ['fix', '--repo', repo, '--task', `${name}: add subtracts instead of adding`, '--verify', 'bash test.sh', '--model', `scripted:${script}`, '--json'];
   const env = { GREENFIX_WORKDIR: join(base, 'work') };

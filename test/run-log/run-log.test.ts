@@ -4,7 +4,8 @@ import { buildRunLog } from '../../src/run-log/run-log.js';
 import { readRunLog, renderRunLogJson } from '../../src/run-log/read-run-log.js';
 import { CHECK_TEXT_LIMIT, renderRunLogMarkdown } from '../../src/run-log/render-markdown.js';
 import { renderRunLogText } from '../../src/run-log/render-text.js';
-import { cleanup, runCli, tempDir } from '../cli/helpers.js';
+import { runCli } from '../cli/helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
 import { LEAKED_TOKEN, SCRIPTS, realRun, type RealRun } from './real-runs.js';
 
 /** The renderings of journals of real runs: the built CLI, real git and bwrap, scripted models. */

@@ -1,6 +1,6 @@
 import { defaultRepoConfig, type RepoConfig } from '../../src/config/repo-config.js';
 import type { PullRequestInfo } from '../../src/github/types.js';
-import { OPEN_PRS_RECHECK_MS, prLimitWait, utc, type PrLimitInput } from '../../src/run/pr-limits.js';
+import { OPEN_PRS_RECHECK_MS, minuteAfter, prLimitWait, type PrLimitInput } from '../../src/run/pr-limits.js';
 import { jobRequest } from '../queue/job-requests.js';
 
 const NOW = Date.parse('2026-12-01T14:00:00Z');
@@ -16,6 +16,7 @@ function input(limits: RepoConfig['limits'], open: PullRequestInfo[], opened: nu
   const calls = { github: 0, queue: [] as number[] };
   const base: PrLimitInput = {
     request: jobRequest(1, 8),
+    branch: 'greenfix/issue-8',
     config: { ...defaultRepoConfig(), limits },
     host: { openPullRequestsFrom: async (prefix) => (calls.github++, open.filter((pr) => pr.headRef.startsWith(prefix))) },
     queue: { pullRequestsOpenedSince: async (_repo, since) => (calls.queue.push(since), opened.filter((t) => t >= since)) },
@@ -36,9 +37,10 @@ describe('prLimitWait', () => {
     const full = [openPr(1, 'greenfix/issue-1'), openPr(2, 'greenfix/issue-8')];
     const limits = { open_prs: 1, prs_per_hour: 1 };
     // Issue 9 has no PR yet: it would open a new one, over both limits.
-    expect(await prLimitWait({ ...input(limits, full, [NOW]).input, request: jobRequest(1, 9) })).not.toBeNull();
+    const issue9 = { request: jobRequest(1, 9), branch: 'greenfix/issue-9' };
+    expect(await prLimitWait({ ...input(limits, full, [NOW]).input, ...issue9 })).not.toBeNull();
     for (const request of [jobRequest(1, 9, { kind: 'ci_fix', target: 'pull_request' }), jobRequest(1, 9, { kind: 'review', target: 'pull_request' }), jobRequest(1, 9, { kind: 'doctor' })]) {
-      expect(await prLimitWait({ ...input(limits, full, [NOW]).input, request })).toBeNull();
+      expect(await prLimitWait({ ...input(limits, full, [NOW]).input, ...issue9, request })).toBeNull();
     }
     // A retry of issue 8 (or its resumed job) updates greenfix/issue-8's open PR: no new PR.
     expect(await prLimitWait({ ...input(limits, full, [NOW]).input, request: jobRequest(1, 8, { kind: 'retry' }) })).toBeNull();
@@ -50,7 +52,7 @@ describe('prLimitWait', () => {
     const wait = await prLimitWait(i);
     // Three in the last hour; two may be: once the one from 20 minutes ago is an hour old, one is left.
     expect(wait).toMatchObject({ limit: 'prs_per_hour', max: 2, count: 3, runAfter: NOW + 40 * MINUTE });
-    expect(wait?.sentence).toBe('Waiting: this repository allows 2 new pull requests per hour (`limits.prs_per_hour`) and greenfix opened 3 in the last hour; it checks again at 2026-12-01 14:40 UTC.');
+    expect(wait?.sentence).toBe('the limit of 2 new pull requests per hour (`limits.prs_per_hour`) is reached (it checks again at 2026-12-01 14:40 UTC): greenfix opened 3 in the last hour');
     expect(calls.queue).toEqual([NOW - HOUR + 1]);
     // A PR exactly an hour old no longer counts.
     expect(await prLimitWait(input({ prs_per_hour: 1 }, [], [NOW - HOUR]).input)).toBeNull();
@@ -61,7 +63,7 @@ describe('prLimitWait', () => {
     const open = [openPr(1, 'greenfix/issue-1'), openPr(2, 'greenfix/issue-2'), openPr(3, 'feature/x')];
     const wait = await prLimitWait(input({ open_prs: 2 }, open, []).input);
     expect(wait).toMatchObject({ limit: 'open_prs', max: 2, count: 2, runAfter: NOW + OPEN_PRS_RECHECK_MS });
-    expect(wait?.sentence).toBe('Waiting: this repository allows 2 open greenfix pull requests (`limits.open_prs`) and 2 are open; it checks again at 2026-12-01 14:15 UTC, every 15 minutes until one is merged or closed.');
+    expect(wait?.sentence).toBe('the limit of 2 open greenfix pull requests (`limits.open_prs`) is reached (it checks again at 2026-12-01 14:15 UTC, then every 15 minutes): 2 are open');
     expect(await prLimitWait(input({ open_prs: 3 }, open, []).input)).toBeNull();
   });
 
@@ -71,8 +73,8 @@ describe('prLimitWait', () => {
     expect(await prLimitWait(input({ open_prs: 1, prs_per_hour: 1 }, open, [NOW - 55 * MINUTE]).input)).toMatchObject({ limit: 'open_prs', runAfter: NOW + 15 * MINUTE });
   });
 
-  it('utc: rounds up to the minute, never earlier than the check', () => {
-    expect(utc(Date.parse('2026-12-01T15:00:00Z'))).toBe('2026-12-01 15:00 UTC');
-    expect(utc(Date.parse('2026-12-01T15:00:00.001Z'))).toBe('2026-12-01 15:01 UTC');
+  it('minuteAfter: rounds up to the minute, never earlier than the check', () => {
+    expect(minuteAfter(Date.parse('2026-12-01T15:00:00Z'))).toBe('2026-12-01 15:00 UTC');
+    expect(minuteAfter(Date.parse('2026-12-01T15:00:00.001Z'))).toBe('2026-12-01 15:01 UTC');
   });
 });

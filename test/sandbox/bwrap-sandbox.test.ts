@@ -7,7 +7,8 @@ import { prepareWorkspaceOwnership, sandboxFileOwner } from '../../src/sandbox/o
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { createUnsandboxed } from '../../src/sandbox/unsandboxed.js';
 import { addWorktree } from '../../src/workspace/worktree.js';
-import { isRoot, processesMatching, TempDirs } from './fixtures.js';
+import { isRoot, processesMatching, sandboxWorkspace } from './fixtures.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
 const quiet = () => undefined;
@@ -18,9 +19,9 @@ beforeAll(async () => {
   sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: quiet });
 });
 beforeEach(async () => {
-  workspace = await temp.workspace();
+  workspace = await sandboxWorkspace(temp);
 });
-afterEach(() => temp.removeAll());
+afterEach(() => temp.cleanup());
 
 const run = (command: string, extra: Partial<Parameters<Sandbox['run']>[0]> = {}) =>
   sandbox.run({ command, workspace, timeoutMs: 10_000, ...extra });

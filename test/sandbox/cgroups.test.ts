@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { v1Mounts } from '../../src/sandbox/cgroup-v1.js';
 import { commandCgroupName, ownCgroupPaths, sweepStaleCgroups } from '../../src/sandbox/cgroups.js';
 import { detectCgroups } from '../../src/sandbox/detect-cgroups.js';
-import { TempDirs } from './fixtures.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
-afterEach(() => temp.removeAll());
+afterEach(() => temp.cleanup());
 
 describe('cgroup discovery', () => {
   it("reads the process's own cgroup per controller, and the v2 line", () => {

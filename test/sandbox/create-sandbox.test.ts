@@ -1,10 +1,11 @@
 import { createSandbox, type SandboxLogLevel } from '../../src/sandbox/create-sandbox.js';
 import { SandboxConfigError, SandboxUnavailableError } from '../../src/sandbox/errors.js';
 import { checkSystemPackages } from '../../src/sandbox/system-packages.js';
-import { isRoot, TempDirs } from './fixtures.js';
+import { isRoot, sandboxWorkspace } from './fixtures.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
-afterEach(() => temp.removeAll());
+afterEach(() => temp.cleanup());
 
 function recorder() {
   const lines: { level: SandboxLogLevel; message: string }[] = [];
@@ -35,7 +36,7 @@ describe('createSandbox', () => {
     const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log, cgroups: { cgroups: null, why: 'read-only cgroupfs' } });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 'warn', message: expect.stringMatching(/no cgroup: read-only cgroupfs; instead .* no memory cap \(RLIMIT_AS breaks node and JVMs\)/) });
-    const workspace = await temp.workspace();
+    const workspace = await sandboxWorkspace(temp);
     const job = await sandbox.forJob({ workspace });
     try {
       const r = await job.run({ command: 'echo fine', workspace, timeoutMs: 10_000 });

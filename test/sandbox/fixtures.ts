@@ -1,31 +1,15 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { chmodSync, readdirSync, readFileSync } from 'node:fs';
 import { prepareWorkspaceOwnership, sandboxFileOwner } from '../../src/sandbox/ownership.js';
+import type { TempDirs } from '../support/temp-dir.js';
 
 export const isRoot = process.getuid?.() === 0;
 
-/** Temp directories made by a test file; removed in afterEach/afterAll. */
-export class TempDirs {
-  private readonly dirs: string[] = [];
-
-  make(prefix: string): string {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    this.dirs.push(dir);
-    return dir;
-  }
-
-  /** A workspace the sandbox uid owns, as the workspace module will prepare it. */
-  async workspace(): Promise<string> {
-    const dir = this.make('greenfix-ws-');
-    chmodSync(dir, 0o755);
-    await prepareWorkspaceOwnership(dir, sandboxFileOwner());
-    return dir;
-  }
-
-  removeAll(): void {
-    for (const dir of this.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  }
+/** A workspace the sandbox uid owns, as the workspace module will prepare it (removed with `temp`). */
+export async function sandboxWorkspace(temp: TempDirs): Promise<string> {
+  const dir = temp.make('greenfix-ws-');
+  chmodSync(dir, 0o755);
+  await prepareWorkspaceOwnership(dir, sandboxFileOwner());
+  return dir;
 }
 
 /** Pids of live processes whose command line contains `marker` (zombies have an empty cmdline). */

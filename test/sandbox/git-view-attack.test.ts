@@ -6,7 +6,7 @@ import type { Sandbox } from '../../src/sandbox/types.js';
 import { git } from '../../src/workspace/git.js';
 import type { GitWorkspace } from '../../src/workspace/git-workspace.js';
 import { addWorktree, removeWorktree } from '../../src/workspace/worktree.js';
-import { TempDirs } from './fixtures.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 /**
  * The attack of issue 9 (1): a sandboxed command rewrites the worktree's `.git` so that the next
@@ -17,7 +17,7 @@ const SECRET = 'PRIVATE_KEY=-----BEGIN RSA PRIVATE KEY-----attack-9a';
 const OTHER = 'other-tenant-source-9a';
 
 const temp = new TempDirs();
-afterAll(() => temp.removeAll());
+afterAll(() => temp.cleanup());
 
 let base: string;
 let appDir: string;

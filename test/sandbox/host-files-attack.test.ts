@@ -14,7 +14,7 @@ import { runProcess } from '../../src/util/run-process.js';
 import { git } from '../../src/workspace/git.js';
 import type { GitWorkspace } from '../../src/workspace/git-workspace.js';
 import { addWorktree, removeWorktree } from '../../src/workspace/worktree.js';
-import { TempDirs } from './fixtures.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 /**
  * Issue 9 (2): the host's own files (full outputs, the verified output tail) used to live in the
@@ -78,7 +78,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await removeWorktree(repo, ws.root);
-  temp.removeAll();
+  temp.cleanup();
 });
 
 const ctx = (verifyCommand: string | null = null): ToolContext => ({

@@ -1,10 +1,11 @@
 import { chmodSync, lstatSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isReachableBy, prepareWorkspaceOwnership, SANDBOX_OWNER, sandboxFileOwner } from '../../src/sandbox/ownership.js';
-import { isRoot, TempDirs } from './fixtures.js';
+import { isRoot } from './fixtures.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
-afterEach(() => temp.removeAll());
+afterEach(() => temp.cleanup());
 
 describe('sandboxFileOwner', () => {
   it('is the sandbox uid for root and nobody (leave files as they are) otherwise', () => {

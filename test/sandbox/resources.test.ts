@@ -5,18 +5,19 @@ import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 import { SandboxLimitError } from '../../src/sandbox/errors.js';
 import type { JobSandbox, Sandbox } from '../../src/sandbox/types.js';
 import { createUnsandboxed } from '../../src/sandbox/unsandboxed.js';
-import { isRoot, TempDirs, waitFor } from './fixtures.js';
+import { isRoot, waitFor, sandboxWorkspace } from './fixtures.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
 const quiet = () => undefined;
 const jobs: JobSandbox[] = [];
 afterEach(async () => {
   for (const job of jobs.splice(0)) await job.release();
-  temp.removeAll();
+  temp.cleanup();
 });
 
 async function job(sandbox: Sandbox): Promise<{ job: JobSandbox; workspace: string }> {
-  const workspace = await temp.workspace();
+  const workspace = await sandboxWorkspace(temp);
   const leased = await sandbox.forJob({ workspace });
   jobs.push(leased);
   return { job: leased, workspace };
@@ -51,7 +52,7 @@ describe('a uid of its own per job', () => {
     const base = 2_146_000_000 + (process.pid % 100_000) * 10;
     const env = { PATH: process.env.PATH, GREENFIX_SANDBOX_UIDS: `${base}-${base + 9}` };
     const sandbox = await createSandbox({ env, log: quiet, uidLeaseDir: temp.make('greenfix-leases-') });
-    const workspace = await temp.workspace();
+    const workspace = await sandboxWorkspace(temp);
     writeFileSync(join(workspace, 'file'), 'x');
     const first = await sandbox.forJob({ workspace });
     const uid = first.owner!.uid;
@@ -62,7 +63,7 @@ describe('a uid of its own per job', () => {
     expect(again.owner?.uid).toBe(uid);
     await again.release();
     // Another job takes that uid meanwhile (its worktree is owned by it, so it is preferred).
-    const elsewhere = await temp.workspace();
+    const elsewhere = await sandboxWorkspace(temp);
     chownSync(elsewhere, uid, uid);
     const thief = await sandbox.forJob({ workspace: elsewhere });
     jobs.push(thief);
@@ -140,7 +141,7 @@ describe('seccomp', () => {
   });
 
   it('refuses bpf and keyctl with EPERM, which outside the sandbox answer otherwise', async () => {
-    const workspace = await temp.workspace();
+    const workspace = await sandboxWorkspace(temp);
     // bpf with an unknown command: EINVAL when the kernel looks at it; keyctl(GET_KEYRING_ID, session): works.
     const probes = `${syscall(321, 9999, 0, 0)}; ${syscall(250, 0, -3, 0)}`;
     const outside = await createUnsandboxed().run({ command: probes, workspace, timeoutMs: 10_000 });
@@ -150,13 +151,13 @@ describe('seccomp', () => {
   });
 
   it('refuses the x32 ABI and mount', async () => {
-    const workspace = await temp.workspace();
+    const workspace = await sandboxWorkspace(temp);
     const r = await sandbox.run({ command: `${syscall(0x40000000 + 39)}; ${syscall(165, 0, 0, 0)}`, workspace, timeoutMs: 10_000 });
     expect(r.stdout).toBe(`${EPERM}\n${EPERM}\n`);
   });
 
   it('leaves ordinary work alone: git, node, npm test', async () => {
-    const workspace = await temp.workspace();
+    const workspace = await sandboxWorkspace(temp);
     writeFileSync(join(workspace, 'package.json'), JSON.stringify({ name: 'x', version: '1.0.0', scripts: { test: 'node -e "console.log(21 * 2)"' } }));
     const command = 'git init -q . && git -c user.name=t -c user.email=t@e commit -q --allow-empty -m x && git log --format=%s && npm test --silent';
     const r = await sandbox.run({ command, workspace, timeoutMs: 60_000 });

@@ -4,10 +4,10 @@ import { join, resolve } from 'node:path';
 import { SandboxCapacityError, SandboxConfigError } from '../../src/sandbox/errors.js';
 import { createUidPool } from '../../src/sandbox/uid-leases.js';
 import { DEFAULT_UID_RANGE, parseUidRange } from '../../src/sandbox/uid-range.js';
-import { TempDirs } from './fixtures.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
-afterEach(() => temp.removeAll());
+afterEach(() => temp.cleanup());
 const range = { first: 300_000, last: 300_003 };
 const idle = { uidBusy: () => false };
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
-import { git } from '../cli/helpers.js';
+import { git } from '../support/git.js';
 import type { Harness } from './harness.js';
 import { addCheckRun, FIX_SCRIPT, openPullRequest, remoteSha, shownToModel, startRecorded, statusComments, workflowRunFailed } from './pull-fixtures.js';
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
-import { branches, git } from '../cli/helpers.js';
+import { branches } from '../cli/helpers.js';
+import { git } from '../support/git.js';
 import type { Harness } from './harness.js';
 import { addCheckRun, FIX_SCRIPT, type OpenedPull, openPullRequest, remoteSha, startRecorded, statusComments, workflowRunFailed } from './pull-fixtures.js';
 

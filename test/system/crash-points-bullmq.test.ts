@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import { startRedisServer, type RedisServer } from '../queue/redis-server.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { crashAndResume } from './crash-cycle.js';
 import nock from 'nock';
 

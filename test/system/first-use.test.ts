@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
-import { git } from '../cli/helpers.js';
+import { git } from '../support/git.js';
 import { NODE_FIX, NODE_REPO, NODE_REPO_WITH_LOG } from '../support/node-repo.js';
 import { startHarness, turn, type Harness } from './harness.js';
 import { labeled } from './issue-payloads.js';

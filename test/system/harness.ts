@@ -12,7 +12,7 @@ import type { ChatModel } from '../../src/model/types.js';
 import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
-import { cleanup, tempDir } from '../cli/helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
 import { newFakeGitHubState, nockFakeGitHub, type FakeGitHubState } from '../support/fake-github.js';
 import { testAppCredentials } from '../support/github-app.js';
 import { startGitHttpServer, type GitHttpRequest, type GitHttpServer } from '../support/git-http-server.js';
@@ -59,10 +59,12 @@ export interface HarnessOptions {
   queueRetentionMs?: number;
   /** The run pages (GREENFIX_PUBLIC_URL and the link key); default none. */
   runPage?: AppOptions['runPage'];
-  /** The clock of the queue (when the harness makes it) and of the jobs; default Date.now. */
-  now?: () => number;
   /** Sandbox settings (GREENFIX_SANDBOX_DISK_MB…), as the deployment's environment would give them. */
   sandboxEnv?: Record<string, string>;
+  /** The operator's spend caps (GREENFIX_*_USD); default none. */
+  caps?: AppOptions['caps'];
+  /** One clock for the queue and the jobs (spend windows, backoff); default Date.now. */
+  now?: () => number;
 }
 
 /**
@@ -122,6 +124,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.jobRetentionMs === undefined ? {} : { jobRetentionMs: options.jobRetentionMs }),
     ...(options.queueRetentionMs === undefined ? {} : { queueRetentionMs: options.queueRetentionMs }),
     ...(options.runPage ? { runPage: options.runPage } : {}),
+    ...(options.caps ? { caps: options.caps } : {}),
     ...(options.now ? { now: options.now } : {}),
     workerId: 'test-worker',
     wrap: noEffectWrappers,

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
 import nock from 'nock';
-import { BUGGY_REPO, git } from '../cli/helpers.js';
+import { BUGGY_REPO } from '../cli/helpers.js';
+import { git } from '../support/git.js';
 import { startHarness, turn, type Harness } from './harness.js';
 import { labeled } from './issue-payloads.js';
 

@@ -41,7 +41,7 @@ describe('PR rate limits (limits in .github/greenfix.yml)', () => {
     const [waiting] = statusComments(h, 8);
     expect(statusComments(h, 8)).toHaveLength(1);
     expect(waiting).toContain(
-      'Waiting: this repository allows 1 new pull request per hour (`limits.prs_per_hour`) and greenfix opened 1 in the last hour; it checks again at 2026-12-01 15:00 UTC.',
+      'Queued — waiting: the limit of 1 new pull request per hour (`limits.prs_per_hour`) is reached (it checks again at 2026-12-01 15:00 UTC): greenfix opened 1 in the last hour',
     );
     const [job] = await h.queue.listBySubject('1296269#8');
     expect(job).toMatchObject({ state: 'queued', attempts: 0, runAfter: Date.parse('2026-12-01T15:00:00Z') });
@@ -60,7 +60,7 @@ describe('PR rate limits (limits in .github/greenfix.yml)', () => {
     const after = statusComments(h, 8);
     expect(after).toHaveLength(1);
     expect(after[0]).toContain(`#${h.state.pulls[1]!.number}`);
-    expect(after[0]).not.toContain('Waiting:');
+    expect(after[0]).not.toContain('waiting:');
     expect(await h.queue.pullRequestsOpenedSince('1296269', 0)).toHaveLength(2);
   });
 
@@ -71,14 +71,14 @@ describe('PR rate limits (limits in .github/greenfix.yml)', () => {
     await h.settle();
     expect(h.state.pulls).toHaveLength(1);
     expect(statusComments(h, 8)[0]).toContain(
-      'Waiting: this repository allows 1 open greenfix pull request (`limits.open_prs`) and 1 is open; it checks again at 2026-12-01 14:15 UTC, every 15 minutes until one is merged or closed.',
+      'Queued — waiting: the limit of 1 open greenfix pull request (`limits.open_prs`) is reached (it checks again at 2026-12-01 14:15 UTC, then every 15 minutes): 1 is open',
     );
     // Still open at the next check: it waits again, with the next time.
     advance(15 * MINUTE);
     await h.settle();
     expect(h.state.pulls).toHaveLength(1);
     expect(statusComments(h, 8)).toHaveLength(1);
-    expect(statusComments(h, 8)[0]).toContain('it checks again at 2026-12-01 14:30 UTC');
+    expect(statusComments(h, 8)[0]).toContain('(it checks again at 2026-12-01 14:30 UTC, then every 15 minutes)');
     // A maintainer closes (or merges) the PR: at the next check the job runs.
     h.state.pulls[0]!.state = 'closed';
     advance(15 * MINUTE);

@@ -3,7 +3,8 @@ import nock from 'nock';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
 import type { ChatModel } from '../../src/model/types.js';
-import { BUGGY_REPO, git } from '../cli/helpers.js';
+import { BUGGY_REPO } from '../cli/helpers.js';
+import { git } from '../support/git.js';
 import { startHarness, turn, type Harness } from './harness.js';
 import { commented, labeled } from './issue-payloads.js';
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
 import { BUGGY_REPO } from '../cli/helpers.js';
-import { startRedisServer, type RedisServer } from '../queue/redis-server.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startHarness, turn, waitFor, type Harness } from './harness.js';
 import { labeled } from './issue-payloads.js';
 

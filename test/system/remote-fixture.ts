@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, makeRepo } from '../cli/helpers.js';
+import { git } from '../support/git.js';
+import { makeRepo } from '../support/make-repo.js';
 
 /** The installation and webhook secret every app test uses. */
 export const INSTALLATION = 42;
@@ -13,7 +14,7 @@ export const SECRET = 'test-secret';
 export function seedRemote(dir: string, owner: string, repo: string, files: Record<string, string>): { remoteRoot: string; remote: string } {
   const remoteRoot = join(dir, 'remote');
   const remote = join(remoteRoot, owner, `${repo}.git`);
-  const seed = makeRepo(dir, files);
+  const seed = makeRepo(join(dir, 'repo'), files);
   mkdirSync(join(remoteRoot, owner), { recursive: true });
   git(dir, 'clone', '--quiet', '--bare', seed, remote);
   return { remoteRoot, remote };

@@ -3,7 +3,7 @@ import nock from 'nock';
 import type { ChatModel } from '../../src/model/types.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import { subjectKey } from '../../src/triggers/types.js';
-import { git } from '../cli/helpers.js';
+import { git } from '../support/git.js';
 import { threadId } from '../support/fake-github-reviews.js';
 import { NODE_FIX, NODE_REPO } from '../support/node-repo.js';
 import { startHarness, turn, waitFor, type Harness } from './harness.js';

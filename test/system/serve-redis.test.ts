@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { Redis } from 'ioredis';
 import { BUGGY_REPO } from '../cli/helpers.js';
-import { startRedisServer, type RedisServer } from '../queue/redis-server.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { waitForFakeState } from '../support/fake-github.js';
 import { CRASH_SCRIPT, FAST_STOP, ISSUE, jobOver } from './crash-cycle.js';
 import { startServeFixture, type ServeFixture } from './serve-fixture.js';

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { BUGGY_REPO, cleanup, tempDir } from '../cli/helpers.js';
+import { BUGGY_REPO } from '../cli/helpers.js';
+import { cleanup, tempDir } from '../support/temp-dir.js';
 import { startServeFixture, type ServeFixture } from './serve-fixture.js';
 import { killProcessesUnder, processesUnder, spawnServe, within, type ServeProcess } from './serve-process.js';
 import nock from 'nock';

@@ -1,14 +1,16 @@
 import { git, GitError } from '../../src/workspace/git.js';
 import { commitVerifiedTree, GREENFIX_IDENTITY, updateBranch } from '../../src/workspace/commit-tree.js';
 import { GitWorkspace } from '../../src/workspace/git-workspace.js';
-import { makeRepo, rev, TempDirs, writeFiles } from './helpers.js';
+import { rev } from './helpers.js';
+import { makeRepo, writeFiles } from '../support/make-repo.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
 afterEach(() => temp.cleanup());
 
 describe('commitVerifiedTree', () => {
   it('commits exactly the tree, idempotently, with greenfix as author and committer', async () => {
-    const root = await makeRepo(temp.make(), { 'a.txt': 'a\n' });
+    const root = makeRepo(temp.make(), { 'a.txt': 'a\n' });
     const ws = await GitWorkspace.open({ root, baseCommit: 'HEAD', stateDir: temp.make() });
     writeFiles(root, { 'a.txt': 'fixed\n', 'b.txt': 'new\n' });
     const tree = await ws.treeHash();
@@ -27,7 +29,7 @@ describe('commitVerifiedTree', () => {
   });
 
   it('moves an existing branch and refuses invalid branch names with a GitError', async () => {
-    const root = await makeRepo(temp.make(), { 'a.txt': 'a\n' });
+    const root = makeRepo(temp.make(), { 'a.txt': 'a\n' });
     const base = await rev(root, 'HEAD');
     const tree = await rev(root, 'HEAD^{tree}');
     const c1 = await commitVerifiedTree({ repo: root, tree, parent: base, message: 'one', date: new Date(1000) });

@@ -4,7 +4,7 @@ import { runProcess } from '../../src/util/run-process.js';
 import { createDepCache, type DepCache } from '../../src/workspace/dep-cache.js';
 import { dependencyCacheKey, type CacheKey, type ToolVersions } from '../../src/workspace/dep-cache-key.js';
 import { prepareWorkspaceOwnership, sandboxFileOwner } from '../../src/sandbox/ownership.js';
-import { TempDirs } from './helpers.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
 afterEach(() => temp.cleanup());

@@ -1,5 +1,6 @@
 import { detectCommands } from '../../src/workspace/detect-commands.js';
-import { TempDirs, writeFiles } from './helpers.js';
+import { TempDirs } from '../support/temp-dir.js';
+import { writeFiles } from '../support/make-repo.js';
 
 const temp = new TempDirs();
 afterEach(() => temp.cleanup());

@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasCommits, parentOfBase, writeEmptyBase } from '../../src/workspace/empty-base.js';
+import { git } from '../support/git.js';
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd } }).trim();
 
 describe('the empty base of a repository without commits', () => {
   let dir: string;
@@ -24,7 +22,7 @@ describe('the empty base of a repository without commits', () => {
     expect(await parentOfBase(dir, base)).toBeNull();
     // Same object in another repository: a resumed run or a second checkout names the same base.
     const other = join(dir, 'other');
-    execFileSync('git', ['init', '-q', other]);
+    git(other, 'init', '-q');
     expect(await writeEmptyBase(other)).toBe(base);
     // Writing it made no ref: HEAD stays unborn.
     expect(await hasCommits(dir)).toBe(false);

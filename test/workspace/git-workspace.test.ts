@@ -2,7 +2,9 @@ import { chownSync, existsSync, readFileSync, rmSync, statSync, unlinkSync, writ
 import { join, relative } from 'node:path';
 import { git } from '../../src/workspace/git.js';
 import { GitWorkspace } from '../../src/workspace/git-workspace.js';
-import { makeRepo, rev, TempDirs, treeOfCommitInCopy, writeFiles } from './helpers.js';
+import { rev, treeOfCommitInCopy } from './helpers.js';
+import { makeRepo, writeFiles } from '../support/make-repo.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
 afterEach(() => temp.cleanup());
@@ -16,7 +18,7 @@ const BASE_FILES = {
 };
 
 async function setup(files: Record<string, string | Buffer> = BASE_FILES) {
-  const root = await makeRepo(temp.make(), files);
+  const root = makeRepo(temp.make(), files);
   const stateDir = temp.make('gf-state-');
   const ws = await GitWorkspace.open({ root, baseCommit: 'HEAD', stateDir });
   const baseTree = await rev(root, 'HEAD^{tree}');

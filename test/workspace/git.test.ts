@@ -1,6 +1,6 @@
 import { git, GitError } from '../../src/workspace/git.js';
 import { displayPath, unquotePathBytes } from '../../src/workspace/git-path.js';
-import { TempDirs } from './helpers.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
 afterEach(() => temp.cleanup());

@@ -1,39 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { git } from '../../src/workspace/git.js';
 import { runProcess } from '../../src/util/run-process.js';
 
-/** Temp dirs made by one test file; `cleanup` removes them all (call it in afterEach). */
-export class TempDirs {
-  private readonly dirs: string[] = [];
-  make(prefix = 'gf-ws-'): string {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    this.dirs.push(dir);
-    return dir;
-  }
-  cleanup(): void {
-    for (const dir of this.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 export const IDENTITY = ['-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgSign=false'];
-
-export function writeFiles(root: string, files: Record<string, string | Buffer>): void {
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-}
-
-/** A repo with one commit holding `files`. */
-export async function makeRepo(dir: string, files: Record<string, string | Buffer>): Promise<string> {
-  await git(['init', '-q', '-b', 'main', dir], { cwd: dir });
-  writeFiles(dir, files);
-  await git(['add', '-A'], { cwd: dir });
-  await git([...IDENTITY, 'commit', '-q', '-m', 'base'], { cwd: dir });
-  return dir;
-}
 
 export async function rev(cwd: string, spec: string): Promise<string> {
   return (await git(['rev-parse', '--verify', spec], { cwd })).trim();

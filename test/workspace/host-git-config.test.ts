@@ -2,7 +2,9 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '../../src/workspace/git.js';
 import { addWorktree } from '../../src/workspace/worktree.js';
-import { IDENTITY, rev, TempDirs, writeFiles } from './helpers.js';
+import { IDENTITY, rev } from './helpers.js';
+import { TempDirs } from '../support/temp-dir.js';
+import { writeFiles } from '../support/make-repo.js';
 
 const temp = new TempDirs();
 afterEach(() => temp.cleanup());

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { git } from '../../src/workspace/git.js';
 import { startGitHttpServer, type GitHttpServer, type GitHttpServerOptions } from '../support/git-http-server.js';
-import { IDENTITY, makeRepo, rev, TempDirs, writeFiles } from './helpers.js';
+import { IDENTITY, rev } from './helpers.js';
+import { makeRepo, writeFiles } from '../support/make-repo.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 export const TOKEN = 'ghs_testToken0123456789abcdefABCDEF';
 
@@ -27,7 +29,7 @@ export async function startUpstream(
   mkdirSync(bare, { recursive: true });
   await git(['init', '-q', '--bare', '-b', 'main', bare], { cwd: root });
   // A sizeable incompressible blob makes a full fetch visibly bigger than an incremental one.
-  const work = await makeRepo(temp.make('gf-upstream-'), { 'README.md': 'hello\n', 'big.bin': randomBytes(64 * 1024) });
+  const work = makeRepo(temp.make('gf-upstream-'), { 'README.md': 'hello\n', 'big.bin': randomBytes(64 * 1024) });
   await git(['push', '-q', bare, 'HEAD:refs/heads/main'], { cwd: work });
   const server = await startGitHttpServer({ root, token: TOKEN, ...extra });
   return {

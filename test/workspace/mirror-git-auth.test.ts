@@ -1,6 +1,6 @@
 import { git, GitError } from '../../src/workspace/git.js';
 import { assertRemoteUrl, basicAuthValue, gitAuthEnv, redactGitError, redactToken } from '../../src/workspace/git-auth.js';
-import { TempDirs } from './helpers.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
 afterEach(() => temp.cleanup());

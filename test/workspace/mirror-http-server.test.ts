@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { git } from '../../src/workspace/git.js';
 import { basicAuthValue } from '../../src/workspace/git-auth.js';
 import { startGitHttpServer, type GitHttpServer } from '../support/git-http-server.js';
-import { TempDirs } from './helpers.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
 let server: GitHttpServer | undefined;

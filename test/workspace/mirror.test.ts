@@ -5,7 +5,7 @@ import { basicAuthValue } from '../../src/workspace/git-auth.js';
 import { mirrorDir, RefNotFoundError, resolveRef, syncMirror } from '../../src/workspace/mirror.js';
 import { GitRemoteError } from '../../src/workspace/mirror-remote.js';
 import { addWorktree, removeWorktree } from '../../src/workspace/worktree.js';
-import { TempDirs } from './helpers.js';
+import { TempDirs } from '../support/temp-dir.js';
 import { rev, startUpstream, TOKEN, type Upstream } from './mirror-fixture.js';
 
 const temp = new TempDirs();

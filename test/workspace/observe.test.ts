@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { git } from '../../src/workspace/git.js';
 import { GitWorkspace, WorkspaceStateMismatchError } from '../../src/workspace/git-workspace.js';
 import { commitVerifiedTree } from '../../src/workspace/commit-tree.js';
-import { IDENTITY, makeRepo, rev, TempDirs, treeOfCommitInCopy, writeFiles } from './helpers.js';
+import { IDENTITY, rev, treeOfCommitInCopy } from './helpers.js';
+import { makeRepo, writeFiles } from '../support/make-repo.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
 afterEach(() => temp.cleanup());
@@ -11,7 +13,7 @@ afterEach(() => temp.cleanup());
 const LOCK = '{"lockfileVersion":3}\n';
 
 async function setup() {
-  const root = await makeRepo(temp.make(), {
+  const root = makeRepo(temp.make(), {
     'src/a.js': 'export const a = 1;\n',
     'package-lock.json': LOCK,
     '.gitignore': 'node_modules/\n',

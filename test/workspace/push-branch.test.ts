@@ -7,7 +7,8 @@ import { resolveRef, syncMirror } from '../../src/workspace/mirror.js';
 import { GitRemoteError } from '../../src/workspace/mirror-remote.js';
 import { pushBranch, PushConflictError, PushRefusedError, type PushBranchOptions } from '../../src/workspace/push-branch.js';
 import { addWorktree, removeWorktree } from '../../src/workspace/worktree.js';
-import { TempDirs, writeFiles } from './helpers.js';
+import { TempDirs } from '../support/temp-dir.js';
+import { writeFiles } from '../support/make-repo.js';
 import { rev, startUpstream, TOKEN, type Upstream } from './mirror-fixture.js';
 
 const temp = new TempDirs();

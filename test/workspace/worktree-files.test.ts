@@ -5,7 +5,7 @@ import { systemPrompt } from '../../src/agent/prompt.js';
 import { readAgentsMd } from '../../src/fix/agents-md.js';
 import { readRegularFile, RegularFileError } from '../../src/util/regular-file.js';
 import { detectCommands } from '../../src/workspace/detect-commands.js';
-import { TempDirs } from './helpers.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 /**
  * Issue 9 (2): the host reads files of a worktree the sandbox wrote. A symlink to a secret, a

@@ -2,7 +2,9 @@ import { existsSync, readdirSync, readFileSync, realpathSync, rmSync } from 'nod
 import { join } from 'node:path';
 import { git } from '../../src/workspace/git.js';
 import { addWorktree, removeWorktree } from '../../src/workspace/worktree.js';
-import { IDENTITY, makeRepo, rev, TempDirs, writeFiles } from './helpers.js';
+import { IDENTITY, rev } from './helpers.js';
+import { makeRepo, writeFiles } from '../support/make-repo.js';
+import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();
 afterEach(() => temp.cleanup());
@@ -14,7 +16,7 @@ async function listedWorktrees(repo: string): Promise<string[]> {
 
 describe('worktrees', () => {
   it('adds a clean detached worktree at the ref and removes it with everything in it', async () => {
-    const repo = await makeRepo(temp.make(), { 'package.json': '{}\n', '.gitignore': 'node_modules/\n' });
+    const repo = makeRepo(temp.make(), { 'package.json': '{}\n', '.gitignore': 'node_modules/\n' });
     const base = await rev(repo, 'HEAD');
     writeFiles(repo, { 'node_modules/dep/index.js': 'x\n', 'later.txt': 'l\n' });
     await git(['add', 'later.txt'], { cwd: repo });
@@ -36,7 +38,7 @@ describe('worktrees', () => {
   });
 
   it('reopens an existing worktree (resume) and removal tolerates a missing one', async () => {
-    const repo = await makeRepo(temp.make(), { 'a.txt': 'a\n' });
+    const repo = makeRepo(temp.make(), { 'a.txt': 'a\n' });
     const path = join(temp.make(), 'wt');
     const stateDir = temp.make();
     const first = await addWorktree({ repo, path, ref: 'main', stateDir });
@@ -52,7 +54,7 @@ describe('worktrees', () => {
 
 describe('the sandbox git view', () => {
   it('is made once from the repository, holds no config of it, and is remade only when gone', async () => {
-    const repo = await makeRepo(temp.make(), { 'a.txt': 'a\n' });
+    const repo = makeRepo(temp.make(), { 'a.txt': 'a\n' });
     await git(['remote', 'add', 'origin', 'https://user:tok3n@example.com/r.git'], { cwd: repo });
     const base = await rev(repo, 'HEAD');
     const path = join(temp.make(), 'wt');

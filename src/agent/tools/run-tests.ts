@@ -1,12 +1,12 @@
 import { closeSync } from 'node:fs';
 import { z } from 'zod';
 import type { SandboxResult } from '../../sandbox/types.js';
-import { clipHeadTail } from '../../util/clip.js';
+import { clipHeadTail, lastLines } from '../../util/clip.js';
 import { openRegularFile, readFd } from '../../util/regular-file.js';
 import { parseReport } from '../../verify/parse-report.js';
 import type { TestEvidence } from '../../verify/test-evidence.js';
 import { decideVerification, needsRerun, type RunOutcome } from '../../verify/verify-policy.js';
-import { describeExit, lastLines } from './command-output.js';
+import { describeExit } from './command-output.js';
 import { artefactNote } from './artefact-note.js';
 import { collectReportFiles } from './report-files.js';
 import { withErrorHint } from './error-hints.js';

@@ -1,29 +1,29 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { openJournal, type FileJournal } from '../../../src/agent/journal.js';
 import type { AgentDeps, AgentEvent } from '../../../src/agent/types.js';
 import type { ChatModel } from '../../../src/model/types.js';
 import type { Tool, ToolContext } from '../../../src/agent/tools/types.js';
 import { testExecute } from './test-tools.js';
+import { TempDirs } from '../../support/temp-dir.js';
 
-export interface TempDir {
+export interface TempFixture {
   dir: string;
   /** Runs `fn` at cleanup, before the directory goes (closing journals). */
   defer(fn: () => void): void;
   cleanup(): void;
 }
 
-/** A temp dir per test; `cleanup` in afterEach. */
-export function tempDir(): TempDir {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'greenfix-agent-'));
+/** A private temp dir per test that runs deferred closers before it goes; `cleanup` in afterEach. */
+export function tempFixture(): TempFixture {
+  const dirs = new TempDirs();
+  const dir = dirs.make('greenfix-agent-');
   const deferred: Array<() => void> = [];
   return {
     dir,
     defer: (fn) => deferred.push(fn),
     cleanup: () => {
       for (const fn of deferred.splice(0)) fn();
-      fs.rmSync(dir, { recursive: true, force: true });
+      dirs.cleanup();
     },
   };
 }
@@ -48,7 +48,7 @@ export interface TestDeps extends AgentDeps {
 }
 
 /** Deps around a real file journal in `tmp` (closed at cleanup) and a fake clock. */
-export function testDeps(tmp: TempDir, model: ChatModel, tools: Tool[], overrides: Partial<AgentDeps> = {}): TestDeps {
+export function testDeps(tmp: TempFixture, model: ChatModel, tools: Tool[], overrides: Partial<AgentDeps> = {}): TestDeps {
   const events: AgentEvent[] = [];
   let clock = 1_000_000;
   const journal = openJournal(path.join(tmp.dir, 'journal.jsonl'), () => clock);

@@ -6,7 +6,9 @@ import { createUnsandboxed } from '../../../src/sandbox/unsandboxed.js';
 import type { ToolContext } from '../../../src/agent/tools/types.js';
 import { GitWorkspace } from '../../../src/workspace/git-workspace.js';
 import { LIMITS } from './helpers/context.js';
-import { git, makeRepo, writeFiles } from './helpers/repo.js';
+import { repoFixture } from './helpers/repo.js';
+import { git } from '../../support/git.js';
+import { writeFiles } from '../../support/make-repo.js';
 
 /**
  * Sandboxed code owns the worktree, so it can rewrite the worktree's `.git` file to point at a git
@@ -14,13 +16,13 @@ import { git, makeRepo, writeFiles } from './helpers/repo.js';
  * dir resolved when the workspace was opened.
  */
 describe('list_files and search (git) ignore a rewritten .git file', () => {
-  let repo: ReturnType<typeof makeRepo>;
+  let repo: ReturnType<typeof repoFixture>;
   let ctx: ToolContext;
   let marker: string;
   let worktree: string;
 
   beforeEach(async () => {
-    repo = makeRepo({ '.gitignore': 'build/\n', 'src/a.ts': 'export const needle = 1;\n' });
+    repo = repoFixture({ '.gitignore': 'build/\n', 'src/a.ts': 'export const needle = 1;\n' });
     worktree = join(repo.tmp, 'wt');
     git(repo.root, 'worktree', 'add', '-q', '--detach', worktree, 'HEAD');
     const workspace = await GitWorkspace.open({ root: worktree, baseCommit: 'HEAD', stateDir: join(repo.tmp, 'state') });

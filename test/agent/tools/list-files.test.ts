@@ -1,6 +1,6 @@
 import { listFilesTool } from '../../../src/agent/tools/list-files.js';
 import { makeFixture, type Fixture } from './helpers/context.js';
-import { writeFiles } from './helpers/repo.js';
+import { writeFiles } from '../../support/make-repo.js';
 
 describe('list_files', () => {
   let fx: Fixture;

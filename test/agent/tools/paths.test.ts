@@ -2,12 +2,12 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolRefusal } from '../../../src/agent/tools/errors.js';
 import { resolveInWorkspace } from '../../../src/agent/tools/paths.js';
-import { makeRepo } from './helpers/repo.js';
+import { repoFixture } from './helpers/repo.js';
 
 describe('resolveInWorkspace', () => {
-  let repo: ReturnType<typeof makeRepo>;
+  let repo: ReturnType<typeof repoFixture>;
   beforeEach(() => {
-    repo = makeRepo({ 'src/a.ts': 'x\n' });
+    repo = repoFixture({ 'src/a.ts': 'x\n' });
     mkdirSync(join(repo.tmp, 'outside'));
     symlinkSync('/etc/passwd', join(repo.root, 'passwd-link'));
     symlinkSync(join(repo.tmp, 'outside'), join(repo.root, 'out-dir'));

@@ -1,7 +1,7 @@
 import { createSearchTool } from '../../../src/agent/tools/search.js';
 import type { SearchBackend } from '../../../src/agent/tools/search-backends.js';
 import { makeFixture, type Fixture } from './helpers/context.js';
-import { writeFiles } from './helpers/repo.js';
+import { writeFiles } from '../../support/make-repo.js';
 
 describe.each<SearchBackend>(['rg', 'git'])('search (%s backend)', (backend) => {
   let fx: Fixture;

@@ -5,7 +5,7 @@ import { runTool } from '../../../src/agent/tools/run.js';
 import { runTestsTool } from '../../../src/agent/tools/run-tests.js';
 import { writeFileTool } from '../../../src/agent/tools/write-file.js';
 import { GitWorkspace } from '../../../src/workspace/git-workspace.js';
-import { git } from './helpers/repo.js';
+import { git, gitRaw } from '../../support/git.js';
 import { makeFixture, type Fixture } from './helpers/context.js';
 
 /** A test command that passes when a.txt says "fixed" and appends to test-run.log (not ignored) on every run. */
@@ -40,7 +40,7 @@ describe('test artefacts: what test runs write outside the sources', () => {
     const tree = green.verified!.tree;
     expect(tree).toBe(await fx.workspace.treeHash());
     expect(filesOf(fx, tree).sort()).toEqual(filesOf(fx, 'HEAD^{tree}').sort());
-    expect(git(fx.root, 'show', `${tree}:a.txt`)).toBe('fixed\n');
+    expect(gitRaw(fx.root, 'show', `${tree}:a.txt`)).toBe('fixed\n');
 
     // A third run rewrites them again: still verified, same tree.
     const again = await runTests();

@@ -7,7 +7,7 @@ import type { Sandbox } from '../../../../src/sandbox/types.js';
 import type { ToolContext, ToolLimits } from '../../../../src/agent/tools/types.js';
 import { GitWorkspace } from '../../../../src/workspace/git-workspace.js';
 import type { ObservableWorkspace } from '../../../../src/workspace/types.js';
-import { makeRepo } from './repo.js';
+import { repoFixture } from './repo.js';
 
 export const LIMITS: ToolLimits = { outputChars: 20_000, runTimeoutSec: 30, runTimeoutMaxSec: 60, testTimeoutSec: 60 };
 
@@ -25,7 +25,7 @@ export interface Fixture {
  * bubblewrap sandbox with the worktree handed to the sandbox uid, as a deployment does.
  */
 export async function makeFixture(files: Record<string, string | Buffer> = {}, mode: 'unsandboxed' | 'bwrap' = 'unsandboxed'): Promise<Fixture> {
-  const repo = makeRepo(files);
+  const repo = repoFixture(files);
   const fileOwner = mode === 'bwrap' ? sandboxFileOwner() : null;
   if (mode === 'bwrap') {
     chmodSync(repo.tmp, 0o755);
