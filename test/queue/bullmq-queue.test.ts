@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
 import { describeJobQueueContract, type ContractFixture } from './job-queue-contract.js';
+import { describePullRequestContract } from './pull-requests-contract.js';
 import { describeReserveContract } from './reserve-contract.js';
 import { advanceRedisClock } from './redis-time.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
@@ -37,3 +38,4 @@ const bullmqFixture = async (): Promise<ContractFixture> => {
 };
 describeJobQueueContract('BullMQ', bullmqFixture);
 describeReserveContract('BullMQ', bullmqFixture);
+describePullRequestContract('BullMQ', bullmqFixture);
