@@ -318,6 +318,5 @@ export function describeJobQueueContract(name: string, setup: () => Promise<Cont
       await q.complete(second.lease, null, 0.75);
       expect(await q.spent('1', 0)).toBeCloseTo(0.75, 10);
     });
-
   });
 }
