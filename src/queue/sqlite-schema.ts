@@ -52,7 +52,7 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE spend ADD COLUMN installation_key TEXT;
    UPDATE spend SET installation_key = (SELECT installation_key FROM jobs WHERE jobs.id = spend.job_id);
    CREATE INDEX spend_by_installation ON spend (installation_key, at);`,
-  // 4: pull requests greenfix opened, and their merges (PR rate limits, cost per merged PR).
+  // Pull requests greenfix opened, and their merges (PR rate limits, cost per merged PR).
   `CREATE TABLE pull_requests (
      repo_key TEXT NOT NULL,
      repo TEXT NOT NULL,
