@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
 import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
@@ -98,9 +98,20 @@ describe('greenfix stats', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: greenfix stats [--since AGE|DATE] [--json]');
     expect((await runCli(['--help'], env())).stdout).toContain('greenfix stats [--since 30d] [--json]');
+    const unreachable = await runCli(['stats'], { ...env(), REDIS_URL: 'redis://127.0.0.1:1' });
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr).toContain('cannot reach the Redis queue at redis://127.0.0.1:1');
     const redis = await runCli(['stats'], { ...env(), REDIS_URL: 'http://localhost:6379' });
     expect(redis.code).toBe(2);
     expect(redis.stderr).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
+  });
+
+  it('a damaged database file: says so, exit 2', async () => {
+    mkdirSync(join(dir, 'work'));
+    writeFileSync(join(dir, 'work', 'greenfix.db'), 'not a database, just text '.repeat(200));
+    const r = await runCli(['stats'], env());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the file is not a SQLite database or is damaged');
   });
 
   describe('on Redis', () => {
