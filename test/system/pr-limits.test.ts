@@ -1,6 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
+import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
 import { BUGGY_REPO } from '../cli/helpers.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startHarness, turn, type Harness } from './harness.js';
 import { labeled } from './issue-payloads.js';
 import { recordingModel, statusComments } from './pull-fixtures.js';
@@ -19,19 +21,33 @@ function labeledIssue(h: Harness, number: number): Record<string, unknown> {
 
 describe('PR rate limits (limits in .github/greenfix.yml)', () => {
   let h: Harness;
-  afterEach(async () => h?.close());
+  let redis: RedisServer | undefined;
+  afterEach(async () => {
+    await h?.close();
+    await redis?.stop();
+    redis = undefined;
+  });
   afterAll(() => nock.restore());
 
-  /** The harness on an injected clock shared by the queue and the jobs. */
-  async function start(limits: string) {
+  /** The harness on an injected clock shared by the queue (SQLite, or BullMQ on a real redis-server) and the jobs. */
+  async function start(limits: string, kind: 'sqlite' | 'bullmq' = 'sqlite') {
     let now = Date.parse('2026-12-01T14:00:00Z');
+    const clock = () => now;
     const { model, requests } = recordingModel([...SCRIPT, ...SCRIPT]);
-    h = await startHarness({ files: BUGGY_REPO, script: [], model, now: () => now, state: { config: `verify: bash test.sh\nlimits:\n${limits}` } });
-    return { requests, advance: (ms: number) => void (now += ms) };
+    if (kind === 'bullmq') redis = await startRedisServer();
+    const queue = redis ? { queue: await openBullmqQueue({ url: redis.url, prefix: '{pr-limits-test}', now: clock }) } : {};
+    h = await startHarness({ ...queue, files: BUGGY_REPO, script: [], model, now: clock, state: { config: `verify: bash test.sh\nlimits:\n${limits}` } });
+    return {
+      requests,
+      advance: (ms: number) => {
+        now += ms;
+        h.app.pool!.wake();
+      },
+    };
   }
 
-  it('prs_per_hour: 1 → two labelled issues make one PR; the second job says it waits, and opens its PR an hour later', async () => {
-    const { requests, advance } = await start('  prs_per_hour: 1\n');
+  it.each(['sqlite', 'bullmq'] as const)('%s: prs_per_hour: 1 → two labelled issues make one PR; the second job says it waits, and opens its PR an hour later', async (kind) => {
+    const { requests, advance } = await start('  prs_per_hour: 1\n', kind);
     await h.send('issues', labeledIssue(h, 7));
     await h.send('issues', labeledIssue(h, 8));
     await h.settle();
@@ -62,7 +78,7 @@ describe('PR rate limits (limits in .github/greenfix.yml)', () => {
     expect(after[0]).toContain(`#${h.state.pulls[1]!.number}`);
     expect(after[0]).not.toContain('waiting:');
     expect(await h.queue.pullRequestsOpenedSince('1296269', 0)).toHaveLength(2);
-  });
+  }, 120_000);
 
   it('open_prs: 1 → the second job checks again every 15 minutes and runs once the open PR is closed', async () => {
     const { requests, advance } = await start('  open_prs: 1\n');
