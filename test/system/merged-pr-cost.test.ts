@@ -1,6 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
+import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
+import type { JobQueue } from '../../src/queue/types.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { NODE_FIX, NODE_REPO } from '../support/node-repo.js';
 import { startHarness, turn, type Harness } from './harness.js';
 import { labeled } from './issue-payloads.js';
@@ -21,14 +24,26 @@ function sample(text: string, series: string): number | undefined {
 
 describe('cost per merged PR (no repository config)', () => {
   let h: Harness;
-  afterEach(async () => h?.close());
+  let redis: RedisServer | undefined;
+  afterEach(async () => {
+    await h?.close();
+    await redis?.stop();
+    redis = undefined;
+  });
   afterAll(() => nock.restore());
+
+  /** The harness's SQLite queue, or the BullMQ queue on a real redis-server. */
+  const queueOn = async (kind: 'sqlite' | 'bullmq'): Promise<{ queue?: JobQueue }> => {
+    if (kind === 'sqlite') return {};
+    redis = await startRedisServer();
+    return { queue: await openBullmqQueue({ url: redis.url, prefix: '{merged-test}' }) };
+  };
 
   const metrics = async () => (await fetch(`${h.app.url}/metrics`)).text();
   const repo = () => `repo="${h.state.owner}/${h.state.repo}"`;
 
-  it('label → PR, then its merge → /metrics has the exact cost per merged PR; a redelivery changes nothing', async () => {
-    h = await startHarness({ files: NODE_REPO, script: SCRIPT, prices: PRICES });
+  it.each(['sqlite', 'bullmq'] as const)('%s: label → PR, then its merge → /metrics has the exact cost per merged PR; a redelivery changes nothing', async (kind) => {
+    h = await startHarness({ ...(await queueOn(kind)), files: NODE_REPO, script: SCRIPT, prices: PRICES });
     expect(h.state.config).toBeNull();
     await h.send('issues', labeled(h));
     await h.settle();
@@ -62,7 +77,7 @@ describe('cost per merged PR (no repository config)', () => {
     // The store has it, with the merge time GitHub gave.
     const stats = await h.queue.stats(Date.parse('2026-12-01T10:00:00Z'));
     expect(stats.repos).toEqual([expect.objectContaining({ repo: `${h.state.owner}/${h.state.repo}`, merged: 1 })]);
-  });
+  }, 120_000);
 
   it('a PR closed without merging counts as opened, not merged', async () => {
     h = await startHarness({ files: NODE_REPO, script: SCRIPT, prices: PRICES });
