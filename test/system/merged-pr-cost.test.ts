@@ -57,8 +57,11 @@ describe('cost per merged PR (no repository config)', () => {
     // Someone merges greenfix's PR (GitHub says so with pull_request.closed, merged: true).
     pr.state = 'closed';
     const merged = pullRequestClosed(h, pr.number, pr.head);
+    const t0 = performance.now();
     const answer = await h.send('pull_request', merged, 'merge-delivery');
+    const ackMs = performance.now() - t0;
     expect(answer.status).toBe(200);
+    process.stdout.write(`${kind}: merged webhook answered in ${ackMs.toFixed(1)} ms\n`);
     const after = await metrics();
     expect(sample(after, `greenfix_pull_requests_merged_total{${repo()}}`)).toBe(1);
     expect(sample(after, `greenfix_cost_per_merged_pr_usd{${repo()}}`)!.toFixed(2)).toBe('0.81');
