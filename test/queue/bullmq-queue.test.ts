@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
 import { describeJobQueueContract, type ContractFixture } from './job-queue-contract.js';
 import { describePullRequestContract } from './pull-requests-contract.js';
-import { describeReserveContract } from './reserve-contract.js';
+import { describeSpendContract } from './spend-contract.js';
 import { advanceRedisClock } from './redis-time.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 
@@ -37,5 +37,5 @@ const bullmqFixture = async (): Promise<ContractFixture> => {
   };
 };
 describeJobQueueContract('BullMQ', bullmqFixture);
-describeReserveContract('BullMQ', bullmqFixture);
+describeSpendContract('BullMQ', bullmqFixture);
 describePullRequestContract('BullMQ', bullmqFixture);

@@ -284,39 +284,5 @@ export function describeJobQueueContract(name: string, setup: () => Promise<Cont
       await q.claim(LEASE);
       expect(await q.counts()).toEqual({ queued: 1, running: 1, succeeded: 1, failed: 1, cancelled: 0 });
     });
-
-    it('records spend with completion, failure and cancellation, per repository and since a time', async () => {
-      for (let i = 1; i <= 3; i++) await q.enqueue(jobRequest(1, i), { deliveryId: `d${i}` });
-      await q.enqueue(jobRequest(2, 1), { deliveryId: 'other' });
-      const start = (await q.claim(LEASE))!;
-      const other = (await q.claim(LEASE))!;
-      expect(other.job.repoKey).toBe('2');
-      await q.complete(start.lease, { pr: 1 }, 0.84);
-      await q.complete(other.lease, null, 5);
-      await f.clock.advance(HOUR);
-      const failing = (await q.claim(LEASE))!;
-      await q.fail(failing.lease, { message: 'boom', retryable: false, spendUsd: 0.25 });
-      const cancelled = (await q.claim(LEASE))!;
-      await q.markCancelled(cancelled.lease, 0.01);
-      expect(await q.spent('1', 0)).toBeCloseTo(1.1, 10);
-      expect(await q.spent('1', Date.parse('2100-01-01'))).toBe(0);
-      expect(await q.spent('2', 0)).toBeCloseTo(5, 10);
-      expect(await q.spent('3', 0)).toBe(0);
-    });
-
-    it('counts a spend once: a lost lease records nothing, a retried attempt records the new total of the job', async () => {
-      await q.enqueue(jobRequest(1, 1), { deliveryId: 'd1' });
-      const first = (await q.claim(LEASE))!;
-      await q.fail(first.lease, { message: 'transient', retryable: true, spendUsd: 0.5 });
-      // The lease is over: a repeated record (a crashed worker's retry of the call) is refused and adds nothing.
-      await expect(q.complete(first.lease, null, 0.5)).rejects.toBeInstanceOf(LeaseLostError);
-      expect(await q.spent('1', 0)).toBeCloseTo(0.5, 10);
-      await f.clock.advance(HOUR);
-      const second = (await q.claim(LEASE))!;
-      expect(second.job.attempts).toBe(2);
-      // The resumed run's usage includes the first attempt's: its total is 0.75, not 0.5 + 0.75.
-      await q.complete(second.lease, null, 0.75);
-      expect(await q.spent('1', 0)).toBeCloseTo(0.75, 10);
-    });
   });
 }

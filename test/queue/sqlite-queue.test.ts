@@ -7,12 +7,12 @@ import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
 import { MIGRATIONS } from '../../src/queue/sqlite-schema.js';
 import { describeJobQueueContract } from './job-queue-contract.js';
 import { describePullRequestContract } from './pull-requests-contract.js';
-import { describeReserveContract } from './reserve-contract.js';
+import { describeSpendContract } from './spend-contract.js';
 import { jobRequest } from './job-requests.js';
 import { BACKOFF, sqliteFixture, type SqliteFixture } from './sqlite-fixture.js';
 
 describeJobQueueContract('SQLite', async () => sqliteFixture());
-describeReserveContract('SQLite', async () => sqliteFixture());
+describeSpendContract('SQLite', async () => sqliteFixture());
 describePullRequestContract('SQLite', async () => sqliteFixture());
 
 const LEASE = { workerId: 'w1', leaseMs: 60_000, maxRunning: 10 };

@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import nock from 'nock';
 import { BUGGY_REPO } from '../cli/helpers.js';
 import { examplePayload, sendWebhook, signWebhook, withInstallation } from '../support/webhook-client.js';
+import { getStatus } from '../support/http-status.js';
 import { INSTALLATION, SECRET, startHarness, turn, type Harness } from './harness.js';
 import { labeled } from './issue-payloads.js';
 
@@ -17,17 +18,6 @@ function postRaw(url: string, headers: Record<string, string>, body: string): Pr
     });
     req.on('error', reject);
     req.end(body);
-  });
-}
-
-function get(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end();
   });
 }
 
@@ -49,7 +39,7 @@ describe('bad input at the webhook endpoint', () => {
     expect(await h.queue.counts()).toEqual({ queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 });
     expect(h.state.requests.filter((r) => !r.startsWith('GET '))).toEqual([]);
     expect(h.state.comments).toEqual([]);
-    expect(await get(`${h.app.url}/healthz`)).toBe(200);
+    expect(await getStatus(`${h.app.url}/healthz`)).toBe(200);
   }
 
   const headersFor = (body: string, omit: string | null = null): Record<string, string> => {

@@ -1,9 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
-import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
-import type { JobQueue } from '../../src/queue/types.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
 import type { ChatModel } from '../../src/model/types.js';
 import { BUGGY_REPO } from '../cli/helpers.js';
@@ -32,28 +29,16 @@ function countingModel(): { model: ChatModel; requests: () => number } {
 
 describe('spend caps over time', () => {
   let h: Harness;
-  let redis: RedisServer | undefined;
-  afterEach(async () => {
-    await h?.close();
-    await redis?.stop();
-    redis = undefined;
-  });
+  afterEach(async () => h?.close());
   afterAll(() => nock.restore());
-
-  /** The SQLite queue (the harness's, on the same clock) or the BullMQ queue on a real redis-server. */
-  const queueOn = async (kind: 'sqlite' | 'bullmq', now: () => number): Promise<{ queue?: JobQueue }> => {
-    if (kind === 'sqlite') return {};
-    redis = await startRedisServer();
-    return { queue: await openBullmqQueue({ url: redis.url, prefix: '{caps-test}', now }) };
-  };
 
   const statusOn = (number: number) => h.state.comments.filter((c) => c.issue === number && c.body.includes('greenfix:status'));
 
-  it.each(['sqlite', 'bullmq'] as const)('%s: a daily cap reached: the next trigger waits with one comment naming cap, spend and reset, and runs after midnight UTC', async (kind) => {
+  it.each(['sqlite', 'redis'] as const)('%s: a daily cap reached: the next trigger waits with one comment naming cap, spend and reset, and runs after midnight UTC', async (kind) => {
     let now = Date.UTC(2026, 11, 1, 22, 0); // 1 Dec 2026, 22:00 UTC
     const counted = countingModel();
     h = await startHarness({
-      ...(await queueOn(kind, () => now)),
+      store: kind,
       files: BUGGY_REPO,
       script: SCRIPT,
       model: counted.model,

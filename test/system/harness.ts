@@ -9,7 +9,9 @@ import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
 import type { PriceTable } from '../../src/model/prices.js';
 import type { ChatModel } from '../../src/model/types.js';
+import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
 import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
+import { startRedisServer } from '../support/redis-server.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 import { cleanup, tempDir } from '../support/temp-dir.js';
@@ -51,6 +53,8 @@ export interface HarnessOptions {
   prices?: PriceTable;
   /** Instead of a SQLite queue in the temp dir (e.g. the Redis queue); the harness closes it. */
   queue?: JobQueue;
+  /** 'redis': the BullMQ queue on a redis-server of the harness's own (on the `now` clock), stopped by close. */
+  store?: 'sqlite' | 'redis';
   /** Probot's Octokit class; default UNTHROTTLED_OCTOKIT. */
   Octokit?: typeof ProbotOctokit;
   /** GREENFIX_JOB_RETENTION_DAYS in ms; default startApp's (7 days). */
@@ -105,7 +109,9 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');
   nockFakeGitHub(state);
-  const queue = options.queue ?? openSqliteQueue({ path: join(dir, 'greenfix.db'), ...(options.now ? { now: options.now } : {}) });
+  const clock = options.now ? { now: options.now } : {};
+  const redis = options.store === 'redis' ? await startRedisServer() : null;
+  const queue = options.queue ?? (redis ? await openBullmqQueue({ url: redis.url, prefix: '{harness}', ...clock }) : openSqliteQueue({ path: join(dir, 'greenfix.db'), ...clock }));
   const log = pino({ level: 'silent' });
   const sandbox = await createSandbox({ env: { PATH: process.env.PATH, ...options.sandboxEnv }, log: () => undefined });
   const app = await startApp({
@@ -163,6 +169,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     async close() {
       await app.stop(0);
       await queue.close();
+      await redis?.stop();
       await gitServer.close();
       nock.cleanAll();
       nock.enableNetConnect();

@@ -1,9 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import type { ScriptTurn } from '../../src/model/scripted-script.js';
-import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
-import type { JobQueue } from '../../src/queue/types.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { NODE_FIX, NODE_REPO } from '../support/node-repo.js';
 import { startHarness, turn, type Harness } from './harness.js';
 import { labeled } from './issue-payloads.js';
@@ -24,26 +21,14 @@ function sample(text: string, series: string): number | undefined {
 
 describe('cost per merged PR (no repository config)', () => {
   let h: Harness;
-  let redis: RedisServer | undefined;
-  afterEach(async () => {
-    await h?.close();
-    await redis?.stop();
-    redis = undefined;
-  });
+  afterEach(async () => h?.close());
   afterAll(() => nock.restore());
-
-  /** The harness's SQLite queue, or the BullMQ queue on a real redis-server. */
-  const queueOn = async (kind: 'sqlite' | 'bullmq'): Promise<{ queue?: JobQueue }> => {
-    if (kind === 'sqlite') return {};
-    redis = await startRedisServer();
-    return { queue: await openBullmqQueue({ url: redis.url, prefix: '{merged-test}' }) };
-  };
 
   const metrics = async () => (await fetch(`${h.app.url}/metrics`)).text();
   const repo = () => `repo="${h.state.owner}/${h.state.repo}"`;
 
-  it.each(['sqlite', 'bullmq'] as const)('%s: label → PR, then its merge → /metrics has the exact cost per merged PR; a redelivery changes nothing', async (kind) => {
-    h = await startHarness({ ...(await queueOn(kind)), files: NODE_REPO, script: SCRIPT, prices: PRICES });
+  it.each(['sqlite', 'redis'] as const)('%s: label → PR, then its merge → /metrics has the exact cost per merged PR; a redelivery changes nothing', async (kind) => {
+    h = await startHarness({ store: kind, files: NODE_REPO, script: SCRIPT, prices: PRICES });
     expect(h.state.config).toBeNull();
     await h.send('issues', labeled(h));
     await h.settle();

@@ -1,8 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
-import { openBullmqQueue } from '../../src/queue/bullmq-queue.js';
 import { BUGGY_REPO } from '../cli/helpers.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startHarness, turn, type Harness } from './harness.js';
 import { labeled } from './issue-payloads.js';
 import { recordingModel, statusComments } from './pull-fixtures.js';
@@ -21,22 +19,15 @@ function labeledIssue(h: Harness, number: number): Record<string, unknown> {
 
 describe('PR rate limits (limits in .github/greenfix.yml)', () => {
   let h: Harness;
-  let redis: RedisServer | undefined;
-  afterEach(async () => {
-    await h?.close();
-    await redis?.stop();
-    redis = undefined;
-  });
+  afterEach(async () => h?.close());
   afterAll(() => nock.restore());
 
   /** The harness on an injected clock shared by the queue (SQLite, or BullMQ on a real redis-server) and the jobs. */
-  async function start(limits: string, kind: 'sqlite' | 'bullmq' = 'sqlite') {
+  async function start(limits: string, kind: 'sqlite' | 'redis' = 'sqlite') {
     let now = Date.parse('2026-12-01T14:00:00Z');
     const clock = () => now;
     const { model, requests } = recordingModel([...SCRIPT, ...SCRIPT]);
-    if (kind === 'bullmq') redis = await startRedisServer();
-    const queue = redis ? { queue: await openBullmqQueue({ url: redis.url, prefix: '{pr-limits-test}', now: clock }) } : {};
-    h = await startHarness({ ...queue, files: BUGGY_REPO, script: [], model, now: clock, state: { config: `verify: bash test.sh\nlimits:\n${limits}` } });
+    h = await startHarness({ store: kind, files: BUGGY_REPO, script: [], model, now: clock, state: { config: `verify: bash test.sh\nlimits:\n${limits}` } });
     return {
       requests,
       advance: (ms: number) => {
@@ -46,7 +37,7 @@ describe('PR rate limits (limits in .github/greenfix.yml)', () => {
     };
   }
 
-  it.each(['sqlite', 'bullmq'] as const)('%s: prs_per_hour: 1 → two labelled issues make one PR; the second job says it waits, and opens its PR an hour later', async (kind) => {
+  it.each(['sqlite', 'redis'] as const)('%s: prs_per_hour: 1 → two labelled issues make one PR; the second job says it waits, and opens its PR an hour later', async (kind) => {
     const { requests, advance } = await start('  prs_per_hour: 1\n', kind);
     await h.send('issues', labeledIssue(h, 7));
     await h.send('issues', labeledIssue(h, 8));

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { connect } from 'node:net';
 import nock from 'nock';
 import { BUGGY_REPO } from '../cli/helpers.js';
 import { examplePayload, sendWebhook, signWebhook, withInstallation } from '../support/webhook-client.js';
+import { getStatus } from '../support/http-status.js';
 import { INSTALLATION, SECRET, startHarness, turn, type Harness } from './harness.js';
 
 const MB = 1024 * 1024;
@@ -72,17 +72,6 @@ function readChars(): number {
   return Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1]);
 }
 
-function get(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 describe('webhook body size limit (before Probot buffers the body)', () => {
   let h: Harness;
   let hook: string;
@@ -117,7 +106,7 @@ describe('webhook body size limit (before Probot buffers the body)', () => {
   });
 
   it('the server stays healthy: /healthz 200, and signed deliveries (small, or 1 MB) are still handled', async () => {
-    expect(await get(`${h.app.url}/healthz`)).toBe(200);
+    expect(await getStatus(`${h.app.url}/healthz`)).toBe(200);
     const star = withInstallation({ ...examplePayload('star', 'created'), repository: h.repository }, INSTALLATION);
     expect((await sendWebhook(hook, { event: 'star', deliveryId: 'after-413', payload: star, secret: SECRET })).status).toBe(200);
     const padded = { ...star, padding: 'x'.repeat(MB) };

@@ -10,12 +10,12 @@ const INSTALLATION = '7';
 const cap = (over: Partial<SpendCap> & Pick<SpendCap, 'scope' | 'key' | 'limitUsd'>): SpendCap => ({ window: 'day', since: 0, resetsAt: 10 * HOUR, ...over });
 
 /**
- * JobQueue.reserve (src/queue/types.ts), for any implementation: budget reservations at claim time,
- * so concurrent jobs cannot both pass a cap only one fits under, and the recorded spend replaces a
- * reservation when its job ends.
+ * JobQueue's money (src/queue/types.ts), for any implementation: spend recorded once with the
+ * job's end, and budget reservations (`reserve`) so concurrent jobs cannot both pass a cap only
+ * one fits under; the recorded spend replaces a reservation when its job ends.
  */
-export function describeReserveContract(name: string, setup: () => Promise<ContractFixture>): void {
-  describe(`JobQueue reserve contract: ${name}`, () => {
+export function describeSpendContract(name: string, setup: () => Promise<ContractFixture>): void {
+  describe(`JobQueue spend contract: ${name}`, () => {
     let f: ContractFixture;
     let q: JobQueue;
     beforeEach(async () => {
@@ -110,6 +110,40 @@ export function describeReserveContract(name: string, setup: () => Promise<Contr
       await expect(q.reserve(next.lease, { usd: Number.NaN, caps: [] })).rejects.toBeInstanceOf(RangeError);
       await expect(q.reserve({ jobId: next.lease.jobId, token: 'forged' }, { usd: 1, caps: [] })).rejects.toBeInstanceOf(LeaseLostError);
       expect(await q.reserve(next.lease, { usd: 1, caps: [] })).toEqual({ ok: true });
+    });
+
+    it('records spend with completion, failure and cancellation, per repository and since a time', async () => {
+      for (let i = 1; i <= 3; i++) await q.enqueue(jobRequest(1, i), { deliveryId: `d${i}` });
+      await q.enqueue(jobRequest(2, 1), { deliveryId: 'other' });
+      const start = (await q.claim(LEASE))!;
+      const other = (await q.claim(LEASE))!;
+      expect(other.job.repoKey).toBe('2');
+      await q.complete(start.lease, { pr: 1 }, 0.84);
+      await q.complete(other.lease, null, 5);
+      await f.clock.advance(HOUR);
+      const failing = (await q.claim(LEASE))!;
+      await q.fail(failing.lease, { message: 'boom', retryable: false, spendUsd: 0.25 });
+      const cancelled = (await q.claim(LEASE))!;
+      await q.markCancelled(cancelled.lease, 0.01);
+      expect(await q.spent('1', 0)).toBeCloseTo(1.1, 10);
+      expect(await q.spent('1', Date.parse('2100-01-01'))).toBe(0);
+      expect(await q.spent('2', 0)).toBeCloseTo(5, 10);
+      expect(await q.spent('3', 0)).toBe(0);
+    });
+
+    it('counts a spend once: a lost lease records nothing, a retried attempt records the new total of the job', async () => {
+      await q.enqueue(jobRequest(1, 1), { deliveryId: 'd1' });
+      const first = (await q.claim(LEASE))!;
+      await q.fail(first.lease, { message: 'transient', retryable: true, spendUsd: 0.5 });
+      // The lease is over: a repeated record (a crashed worker's retry of the call) is refused and adds nothing.
+      await expect(q.complete(first.lease, null, 0.5)).rejects.toBeInstanceOf(LeaseLostError);
+      expect(await q.spent('1', 0)).toBeCloseTo(0.5, 10);
+      await f.clock.advance(HOUR);
+      const second = (await q.claim(LEASE))!;
+      expect(second.job.attempts).toBe(2);
+      // The resumed run's usage includes the first attempt's: its total is 0.75, not 0.5 + 0.75.
+      await q.complete(second.lease, null, 0.75);
+      expect(await q.spent('1', 0)).toBeCloseTo(0.75, 10);
     });
   });
 }
