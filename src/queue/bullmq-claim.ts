@@ -28,10 +28,15 @@ export async function claimNext({ run, dispatch, addToBullmq }: ClaimDeps, optio
   for (const hash of (await run('gfStranded', STRANDED_AFTER_MS)) as unknown[]) await addStranded(hash, addToBullmq);
   for (const id of (await run('gfSweep')) as string[]) await dispatch.handBack(id, '0');
   for (const id of (await run('gfDue')) as string[]) await dispatch.promote(id);
+  // A job BullMQ hands out again in the same pass was put back just now (not due by greenfix's
+  // clock, or its repository busy): the pass ends rather than spin on it.
+  const seen = new Set<string>();
   for (;;) {
     const token = randomUUID();
     const id = await dispatch.next(token, options.leaseMs, options.maxRunning);
     if (id === null) return null;
+    const again = seen.has(id);
+    seen.add(id);
     const verdict = (await run('gfAdmit', id, token, options.workerId, options.leaseMs)) as Verdict;
     if (verdict[0] === 'run') {
       const claimed = await admitted(run, dispatch, id, token, verdict[1]);
@@ -42,6 +47,7 @@ export async function claimNext({ run, dispatch, addToBullmq }: ClaimDeps, optio
       else await dispatch.fail(id, token, reason === '' ? state : reason);
     } else {
       await dispatch.delay(id, token, verdict[1]);
+      if (again) return null;
     }
   }
 }

@@ -11,7 +11,7 @@ export interface Dispatch {
   /** The next job BullMQ hands out (now locked with `token`), or null. */
   next(token: string, leaseMs: number, maxRunning: number): Promise<string | null>;
   extendLock(id: string, token: string, leaseMs: number): Promise<boolean>;
-  /** Into BullMQ's delayed set until `at` (epoch ms). */
+  /** Into BullMQ's delayed set until `at` (epoch ms by greenfix's clock). */
   delay(id: string, token: string, at: number): Promise<void>;
   /** Back to the wait list; token '0' when the lock is gone or unknown. */
   handBack(id: string, token: string): Promise<void>;
@@ -33,6 +33,8 @@ export interface DispatchOptions {
   stalledIntervalMs: number;
   /** Errors BullMQ's worker reports in the background (its stalled checker's, its connection's). */
   onError: (error: Error) => void;
+  /** greenfix's clock (the record's): `delay` times are on it. Default Date.now. */
+  now?: () => number;
 }
 
 /** Finished jobs stay visible in BullMQ for a week (the record keeps greenfix's history). */
@@ -40,6 +42,7 @@ const KEEP = { age: 7 * 24 * 3600, count: 10_000 };
 
 export function openDispatch(options: DispatchOptions): Dispatch {
   const queue = new Queue(options.name, { connection: options.redis, prefix: options.prefix });
+  const clock = options.now ?? Date.now;
   let worker: Worker | undefined;
   let concurrency: number | undefined;
   const load = async (id: string): Promise<Job> => {
@@ -68,7 +71,9 @@ export function openDispatch(options: DispatchOptions): Dispatch {
       return job.id;
     },
     extendLock: async (id, token, leaseMs) => (await new Job(queue, 'fix', {}, {}, id).extendLock(token, leaseMs)) === 1,
-    delay: async (id, token, at) => (await load(id)).moveToDelayed(at, token),
+    // BullMQ's delayed set keeps the host's real time: a time on greenfix's clock (an injected one
+    // too) becomes the same distance from now, so BullMQ never hands a job out long before it is due.
+    delay: async (id, token, at) => (await load(id)).moveToDelayed(Date.now() + Math.max(0, at - clock()), token),
     handBack: async (id, token) => void (await load(id)).moveToWait(token),
     complete: async (id, token, result) => void (await load(id)).moveToCompleted(result ?? null, token, false),
     fail: async (id, token, reason) => void (await load(id)).moveToFailed(new Error(reason), token, false),

@@ -52,6 +52,7 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
     redis,
     stalledIntervalMs: options.stalledIntervalMs ?? 30_000,
     onError,
+    now,
     workerConnection: () => {
       const connection = new Redis(options.url, { maxRetriesPerRequest: null });
       connection.on('error', onError);
