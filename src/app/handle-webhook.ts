@@ -3,10 +3,11 @@ import { defaultRepoConfig } from '../config/repo-config.js';
 import { CONFIG_ERRORS_MARKER, renderConfigProblems } from '../config/render-config-problems.js';
 import { renderRefusal } from '../github/render-refusal.js';
 import type { GitHost } from '../github/types.js';
-import type { JobQueue } from '../queue/types.js';
+import type { Job, JobQueue } from '../queue/types.js';
 import { dedupeKeyFor } from '../triggers/dedupe.js';
 import { triggerFor } from '../triggers/route.js';
 import { subjectKey, type CancelRequest, type JobRequest, type Refusal, type TriggerContext } from '../triggers/types.js';
+import { closeWaitingComments } from './close-waiting-comments.js';
 import { commentIdOf, labelOf, requestsChanges } from './payload-fields.js';
 import type { RefusalLimiter } from './refusal-limiter.js';
 
@@ -156,11 +157,13 @@ async function enqueue(input: WebhookInput, deps: WebhookDeps, request: JobReque
   // Not awaited: the job is recorded, which is what GitHub's answer means. Probot spaces writes
   // about a second apart per installation, so an awaited reaction made a burst wait in line.
   void acknowledge(input, deps);
+  if (superseded.length > 0) void closeWaiting(input, deps, () => Promise.all(superseded.map((id) => deps.queue.get(id))), `a newer request for #${request.number} replaced it.`);
   return { result: 'enqueued', detail: `job ${job.id}${superseded.length ? `, superseding ${superseded.join(', ')}` : ''}` };
 }
 
 async function cancel(input: WebhookInput, deps: WebhookDeps, request: CancelRequest): Promise<{ result: WebhookResult; detail: string }> {
   const affected = await deps.queue.cancel(subjectKey(request.repo, request.number), request.reason);
+  void closeWaiting(input, deps, async () => affected, `${request.reason}.`);
   if (request.explicit) {
     void acknowledge(input, deps);
     if (affected.length === 0) await input.host.comment(request.number, 'Nothing to cancel: greenfix is not working on this right now.');
@@ -176,6 +179,16 @@ async function mergedAndCancelled(input: WebhookInput, deps: WebhookDeps, reques
   const recorded = await deps.queue.recordMerge(String(request.repo.id), request.number, at ?? (deps.now ?? Date.now)());
   const { result, detail } = await cancel(input, deps, request);
   return { result, detail: `${detail}; merge ${recorded ? 'recorded' : 'not recorded (not a greenfix PR, or recorded before)'}` };
+}
+
+/** After the answer, like the reaction: never fatal, never rejects. */
+async function closeWaiting(input: WebhookInput, deps: WebhookDeps, jobs: () => Promise<Array<Job | null>>, sentence: string): Promise<void> {
+  try {
+    const cancelled = (await jobs()).filter((job): job is Job => job !== null);
+    await closeWaitingComments(input.host, cancelled, `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}`);
+  } catch (error) {
+    deps.log.warn({ deliveryId: input.deliveryId, err: error instanceof Error ? error.message : String(error) }, 'closing a waiting status comment failed');
+  }
 }
 
 /** 👀 on the comment (or the issue) that asked: seen, at once. Never fatal, never rejects. */

@@ -56,6 +56,17 @@ export async function upsertComment(deps: HostDeps, issueNumber: number, marker:
   return found.id;
 }
 
+/** The app's comment carrying `marker`, edited (unchanged bodies not re-sent); false when there is none: nothing is created. */
+export async function editMarkedComment(deps: HostDeps, issueNumber: number, marker: string, body: string): Promise<boolean> {
+  const found = await findMarkedComment(deps, issueNumber, marker);
+  if (!found) return false;
+  const withMarker = body.includes(marker) ? body : `${marker}\n${body}`;
+  if (found.body !== withMarker) {
+    await call('update comment', () => deps.octokit.rest.issues.updateComment({ owner: deps.owner, repo: deps.repo, comment_id: found.id, body: withMarker }));
+  }
+  return true;
+}
+
 /** Edits a comment whose id is known; false when it is gone (deleted by someone), so the caller upserts. */
 export async function updateComment(deps: HostDeps, commentId: number, body: string): Promise<boolean> {
   try {

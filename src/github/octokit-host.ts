@@ -1,6 +1,6 @@
 import type { ProbotOctokit } from 'probot';
 import { upsertCheckRun } from './check-runs.js';
-import { comment, updateComment, upsertComment } from './comments.js';
+import { comment, editMarkedComment, updateComment, upsertComment } from './comments.js';
 import { conversation } from './conversation.js';
 import type { Sleep } from './create-once.js';
 import { failedChecks, failingCheckNames } from './failed-checks.js';
@@ -52,6 +52,7 @@ export function createGitHost(
     comment: (issueNumber, body) => comment(deps, issueNumber, body),
     upsertComment: (issueNumber, marker, body) => upsertComment(deps, issueNumber, marker, body),
     updateComment: (commentId, body) => updateComment(deps, commentId, body),
+    editMarkedComment: (issueNumber, marker, body) => editMarkedComment(deps, issueNumber, marker, body),
     getPullRequest: (number) => getPullRequest(deps, number),
     openPullRequestsFrom: (branchPrefix) => openPullRequestsFrom(deps, branchPrefix),
     upsertPullRequest: (draft) => upsertPullRequest(deps, draft),

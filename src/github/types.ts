@@ -116,6 +116,8 @@ export interface GitHost {
    * otherwise edited in place. Returns its id.
    */
   upsertComment(issueNumber: number, marker: string, body: string): Promise<number>;
+  /** Edits the app's comment carrying `marker`; false when there is none (nothing is created). */
+  editMarkedComment(issueNumber: number, marker: string, body: string): Promise<boolean>;
   /** Edits a comment by id (cheaper than `upsertComment` once the id is known); false when it is gone. */
   updateComment(commentId: number, body: string): Promise<boolean>;
   getPullRequest(number: number): Promise<PullRequestInfo>;

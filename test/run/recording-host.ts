@@ -96,6 +96,7 @@ export function recordingHost(): RecordingHost {
     permission: unused('permission'),
     react: unused('react'),
     comment: unused('comment'),
+    editMarkedComment: unused('editMarkedComment'),
     getPullRequest: unused('getPullRequest'),
     openPullRequestsFrom: unused('openPullRequestsFrom'),
     upsertPullRequest: unused('upsertPullRequest'),

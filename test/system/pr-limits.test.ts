@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { BUGGY_REPO } from '../cli/helpers.js';
-import { startHarness, turn, type Harness } from './harness.js';
+import { startHarness, turn, waitFor, type Harness } from './harness.js';
 import { labeled } from './issue-payloads.js';
 import { recordingModel, statusComments } from './pull-fixtures.js';
 
@@ -92,5 +92,32 @@ describe('PR rate limits (limits in .github/greenfix.yml)', () => {
     await h.settle();
     expect(h.state.pulls.map((p) => [p.head, p.state])).toEqual([['greenfix/issue-7', 'closed'], ['greenfix/issue-8', 'open']]);
     expect(requests).toHaveLength(6);
+  });
+
+  it('a waiting job that is cancelled (label removed) or superseded (labelled again) leaves no comment saying it still waits', async () => {
+    await start('  prs_per_hour: 1\n');
+    await h.send('issues', labeledIssue(h, 7));
+    await h.send('issues', labeledIssue(h, 9));
+    await h.settle();
+    expect(statusComments(h, 9)[0]).toContain('Queued — waiting:');
+    // Labelled again while it waits: the new job waits too, in a comment of its own; the old one is closed.
+    await h.send('issues', labeledIssue(h, 9));
+    await h.settle();
+    // Edited after the webhook's answer, like the 👀 reaction.
+    await waitFor(() => statusComments(h, 9).length === 2 && !statusComments(h, 9)[0]!.includes('waiting:'), 'the replaced job’s comment to be closed');
+    const [old, current] = statusComments(h, 9);
+    expect(statusComments(h, 9)).toHaveLength(2);
+    expect(old).not.toContain('waiting:');
+    expect(old).toContain('Cancelled');
+    expect(old).toContain('A newer request for #9 replaced it.');
+    expect(current).toContain('Queued — waiting:');
+    // The label removed: the waiting job ends, and its comment says so.
+    await h.send('issues', { ...labeledIssue(h, 9), action: 'unlabeled' });
+    await waitFor(() => !statusComments(h, 9)[1]!.includes('waiting:'), 'the cancelled job’s comment to be closed');
+    expect(statusComments(h, 9)).toHaveLength(2);
+    expect(statusComments(h, 9)[1]).not.toContain('waiting:');
+    expect(statusComments(h, 9)[1]).toContain('The `agent-fix` label was removed.');
+    const jobs = await h.queue.listBySubject('1296269#9');
+    expect(jobs.map((j) => j.state)).toEqual(['cancelled', 'cancelled']);
   });
 });
