@@ -3,7 +3,6 @@ import { createChatModel } from '../model/create-chat-model.js';
 import { costOf } from '../model/cost.js';
 import { modelConfigFromEnv } from '../model/model-config.js';
 import { priceOf } from '../model/prices.js';
-import { createSandbox } from '../sandbox/create-sandbox.js';
 import { SandboxConfigError, SandboxLimitError, SandboxUnavailableError } from '../sandbox/errors.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
@@ -15,8 +14,8 @@ import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-ses
 import { createDepCache } from '../workspace/dep-cache.js';
 import { StateFileError } from '../fix/state-file.js';
 import { parentOfBase } from '../workspace/empty-base.js';
-import { objectStoreOf } from '../workspace/sandbox-git-view.js';
 import { removeWorktree } from '../workspace/worktree.js';
+import { createLocalSandbox } from './local-sandbox.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
 import { reportFix } from './fix-report.js';
@@ -50,9 +49,7 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const model = createChatModel(modelConfig);
   const price = priceOf(modelConfig.prices, model.name);
   const run = await locateRun(io.env, options.repo, options.task, options.init);
-  // The run's files and the repository's object store (the sandbox's git view) are greenfix's data.
-  const dataDirs = [run.workdir, await objectStoreOf(run.repo)];
-  const sandbox = await createSandbox({ env: io.env, dataDirs, log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
+  const sandbox = await createLocalSandbox(io, run);
   const owner = sandboxFileOwner();
   const unreachable = io.env.GREENFIX_SANDBOX === 'off' ? null : workdirProblem(run.workdir, owner);
   if (unreachable) throw new UsageError(unreachable);

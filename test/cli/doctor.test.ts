@@ -35,6 +35,14 @@ describe('greenfix doctor', () => {
     expect(readdirSync(join(dir, 'work', 'baselines'))).toHaveLength(1);
   });
 
+  it('run inside the repository, as a user would (no --repo): the same check, ready', async () => {
+    const repo = makeRepo(join(dir, 'repo'), HEALTHY);
+    const r = await runCli(['doctor', '--json'], { GREENFIX_WORKDIR: join(dir, 'work') }, repo);
+    expect(r.stderr).not.toContain('doctor failed');
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ ready: true, baseline: { exitCode: 0, totals: { total: 2 } } });
+  });
+
   it('a repository without tests: not ready, and says to set verify', async () => {
     const repo = makeRepo(join(dir, 'repo'), { 'README.md': 'no tests here\n' });
     const r = await doctor(repo);
