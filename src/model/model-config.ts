@@ -48,9 +48,14 @@ export function modelConfigFromEnv(env: Record<string, string | undefined>): Mod
     if (!(error instanceof ConfigError)) throw error;
     problems.push(...error.problems.map((p) => `GREENFIX_PRICES: ${p}`));
   }
-  if (!parsed.success || !prices) throw new ConfigError('environment', problems);
+  // OpenAI itself answers every call 401 without a key: say so before any setup runs.
+  const baseURL = parsed.success ? (parsed.data.OPENAI_BASE_URL ?? DEFAULT_BASE_URL) : DEFAULT_BASE_URL;
+  if (parsed.success && !parsed.data.OPENAI_API_KEY && new URL(baseURL).hostname === 'api.openai.com' && !parsed.data.GREENFIX_MODEL?.startsWith('scripted:')) {
+    problems.push(`OPENAI_API_KEY: not set, and ${baseURL} needs one (set it, or point OPENAI_BASE_URL at a server that takes no key, such as Ollama's http://127.0.0.1:11434/v1)`);
+  }
+  if (!parsed.success || !prices || problems.length > 0) throw new ConfigError('environment', problems);
   return {
-    baseURL: parsed.data.OPENAI_BASE_URL ?? DEFAULT_BASE_URL,
+    baseURL,
     apiKey: parsed.data.OPENAI_API_KEY ?? 'none',
     model: parsed.data.GREENFIX_MODEL ?? DEFAULT_MODEL,
     timeoutMs: DEFAULT_TIMEOUT_MS,

@@ -111,6 +111,11 @@ describe('greenfix fix (scripted model)', () => {
     });
     expect(resume.code).toBe(2);
     expect(resume.stderr).toMatch(/nothing to resume/);
+    // No model configured at all (a new user's first run): said before any setup runs.
+    const noKey = await runCli(['fix', '--repo', repo, '--task', 'x', '--verify', 'bash test.sh'], { GREENFIX_WORKDIR: join(dir, 'work') });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toMatch(/OPENAI_API_KEY: not set, and https:\/\/api\.openai\.com\/v1 needs one/);
+    expect(noKey.stderr).not.toMatch(/setup|baseline|worktree/);
     expect(readFileSync(join(repo, 'lib.sh'), 'utf8')).toBe(BUGGY_REPO['lib.sh']);
   });
 });

@@ -7,9 +7,22 @@ import { DEFAULT_BASE_URL, DEFAULT_MODEL, modelConfigFromEnv } from '../../src/m
 import { completion, FakeOpenAIServer } from './fake-openai-server.js';
 
 describe('modelConfigFromEnv', () => {
-  it('defaults to OpenAI with no key and the default model; empty values count as unset', () => {
-    const config = modelConfigFromEnv({ OPENAI_API_KEY: '', GREENFIX_MODEL: '  ' });
-    expect(config).toMatchObject({ baseURL: DEFAULT_BASE_URL, apiKey: 'none', model: DEFAULT_MODEL });
+  it('defaults to OpenAI and the default model; empty values count as unset', () => {
+    const config = modelConfigFromEnv({ OPENAI_API_KEY: 'sk-1', OPENAI_BASE_URL: ' ', GREENFIX_MODEL: '  ' });
+    expect(config).toMatchObject({ baseURL: DEFAULT_BASE_URL, apiKey: 'sk-1', model: DEFAULT_MODEL });
+  });
+
+  it('OpenAI without a key is a configuration error up front; a local endpoint or a scripted model needs none', () => {
+    expect(() => modelConfigFromEnv({ OPENAI_API_KEY: '' })).toThrow(ConfigError);
+    // .env.example spells the default out: the same.
+    expect(() => modelConfigFromEnv({ OPENAI_BASE_URL: 'https://api.openai.com/v1', OPENAI_API_KEY: '' })).toThrow(ConfigError);
+    try {
+      modelConfigFromEnv({});
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([expect.stringMatching(/^OPENAI_API_KEY: not set, and https:\/\/api\.openai\.com\/v1 needs one/)]);
+    }
+    expect(modelConfigFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }).apiKey).toBe('none');
+    expect(modelConfigFromEnv({ GREENFIX_MODEL: 'scripted:/tmp/s.json' }).apiKey).toBe('none');
   });
 
   it('reads a local endpoint', () => {

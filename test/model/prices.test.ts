@@ -82,6 +82,6 @@ describe('modelConfigFromEnv and GREENFIX_PRICES', () => {
   });
 
   it('carries the table', () => {
-    expect(priceOf(modelConfigFromEnv({ GREENFIX_PRICES: '{"m": {"input": 1, "output": 1}}' }).prices, 'm')).toEqual({ input: 1, cachedInput: 1, output: 1 });
+    expect(priceOf(modelConfigFromEnv({ OPENAI_API_KEY: 'sk-1', GREENFIX_PRICES: '{"m": {"input": 1, "output": 1}}' }).prices, 'm')).toEqual({ input: 1, cachedInput: 1, output: 1 });
   });
 });
