@@ -6,6 +6,8 @@ import { join } from 'node:path';
 
 export interface RedisServer {
   url: string;
+  /** The server's own data directory (removed by stop). */
+  dir: string;
   /** Stops the server (SIGTERM: Redis flushes its AOF) and removes its directory. */
   stop(): Promise<void>;
   /** Stops and starts it again on the same port and directory: the data comes back from the AOF. */
@@ -37,6 +39,7 @@ export async function startRedisServer(options: { command?: string } = {}): Prom
   }
   return {
     url: `redis://127.0.0.1:${port}`,
+    dir,
     async stop() {
       await terminate(child);
       rmSync(dir, { recursive: true, force: true });

@@ -48,7 +48,11 @@ function whenUnder<T>(dir: string, relevant: (file: string) => boolean, check: (
     watcher.on('change', (_event, file) => {
       if (relevant(String(file))) test();
     });
-    watcher.on('error', (error) => finish(error));
+    // Node's recursive watch on Linux scans each new directory; one renamed or removed before the
+    // scan (the mirror's `.tmp` clone, a job's scratch) is an ENOENT 'error', not a failure: the poll goes on.
+    watcher.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') finish(error);
+    });
     test();
   });
 }
