@@ -39,7 +39,7 @@ export async function findMarkedComment(deps: HostDeps, issueNumber: number, mar
  * not re-sent.
  */
 export async function upsertComment(deps: HostDeps, issueNumber: number, marker: string, body: string): Promise<number> {
-  const withMarker = body.includes(marker) ? body : `${marker}\n${body}`;
+  const withMarker = markedBody(marker, body);
   const result = await createOnce<FoundComment>({
     find: () => findMarkedComment(deps, issueNumber, marker),
     create: async () => ({ id: await comment(deps, issueNumber, withMarker), body: withMarker }),
@@ -47,25 +47,25 @@ export async function upsertComment(deps: HostDeps, issueNumber: number, marker:
     sleep: deps.sleep,
   });
   if ('created' in result) return result.created.id;
-  const found = result.found;
-  if (found.body !== withMarker) {
-    await call('update comment', () =>
-      deps.octokit.rest.issues.updateComment({ owner: deps.owner, repo: deps.repo, comment_id: found.id, body: withMarker }),
-    );
-  }
-  return found.id;
+  await editFound(deps, result.found, withMarker);
+  return result.found.id;
 }
 
 /** The app's comment carrying `marker`, edited (unchanged bodies not re-sent); false when there is none: nothing is created. */
 export async function editMarkedComment(deps: HostDeps, issueNumber: number, marker: string, body: string): Promise<boolean> {
   const found = await findMarkedComment(deps, issueNumber, marker);
   if (!found) return false;
-  const withMarker = body.includes(marker) ? body : `${marker}\n${body}`;
-  if (found.body !== withMarker) {
-    await call('update comment', () => deps.octokit.rest.issues.updateComment({ owner: deps.owner, repo: deps.repo, comment_id: found.id, body: withMarker }));
-  }
+  await editFound(deps, found, markedBody(marker, body));
   return true;
 }
+
+/** A found comment gets `body`; an unchanged body is not re-sent. */
+async function editFound(deps: HostDeps, found: FoundComment, body: string): Promise<void> {
+  if (found.body === body) return;
+  await call('update comment', () => deps.octokit.rest.issues.updateComment({ owner: deps.owner, repo: deps.repo, comment_id: found.id, body }));
+}
+
+const markedBody = (marker: string, body: string) => (body.includes(marker) ? body : `${marker}\n${body}`);
 
 /** Edits a comment whose id is known; false when it is gone (deleted by someone), so the caller upserts. */
 export async function updateComment(deps: HostDeps, commentId: number, body: string): Promise<boolean> {
