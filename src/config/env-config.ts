@@ -109,8 +109,14 @@ function credentialVarsOf(env: Record<string, string | undefined>): CredentialVa
   };
 }
 
-function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string): EnvConfig {
+/** The workdir and the SQLite file, as `serve` and the store-reading commands resolve them. */
+export function storePaths(v: { GREENFIX_WORKDIR?: string | undefined; GREENFIX_DB?: string | undefined }, cwd: string): { workdir: string; db: string } {
   const workdir = resolve(cwd, v.GREENFIX_WORKDIR ?? DEFAULT_WORKDIR_NAME);
+  return { workdir, db: resolve(cwd, v.GREENFIX_DB ?? join(workdir, 'greenfix.db')) };
+}
+
+function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string): EnvConfig {
+  const { workdir, db } = storePaths(v, cwd);
   return {
     setupMode: isSetupMode(v),
     appId: v.APP_ID,
@@ -129,7 +135,7 @@ function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string)
     port: v.PORT ?? DEFAULT_PORT,
     logLevel: v.LOG_LEVEL ?? 'info',
     workdir,
-    db: resolve(cwd, v.GREENFIX_DB ?? join(workdir, 'greenfix.db')),
+    db,
     concurrency: v.GREENFIX_CONCURRENCY ?? DEFAULT_CONCURRENCY,
     role: v.GREENFIX_ROLE ?? 'all',
     sandbox: v.GREENFIX_SANDBOX ?? 'on',

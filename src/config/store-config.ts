@@ -1,6 +1,5 @@
-import { join, resolve } from 'node:path';
 import { describeIssue } from './describe-issue.js';
-import { DEFAULT_WORKDIR_NAME } from './env-config.js';
+import { storePaths } from './env-config.js';
 import { EnvConfigError } from './env-config-error.js';
 import { EnvSchema } from './env-schema.js';
 
@@ -23,6 +22,5 @@ export function storeConfigFromEnv(env: Record<string, string | undefined>, cwd:
   const parsed = StoreEnv.safeParse(env);
   if (!parsed.success) throw new EnvConfigError(parsed.error.issues.map((issue) => describeIssue(issue, env)));
   const v = parsed.data;
-  const workdir = resolve(cwd, v.GREENFIX_WORKDIR ?? DEFAULT_WORKDIR_NAME);
-  return { db: resolve(cwd, v.GREENFIX_DB ?? join(workdir, 'greenfix.db')), ...(v.REDIS_URL ? { redisUrl: v.REDIS_URL } : {}) };
+  return { db: storePaths(v, cwd).db, ...(v.REDIS_URL ? { redisUrl: v.REDIS_URL } : {}) };
 }
