@@ -22,6 +22,8 @@ export const verifiedTreeSchema = z.object({
   durationMs: z.number(),
   outputTail: z.string(),
   tests: testEvidenceSchema.optional(),
+  /** The clean room the verdict ran in: its setup cost (absent in journals of older versions). */
+  cleanRoom: z.object({ materialiseMs: z.number(), restoreMs: z.number(), files: z.number() }).optional(),
 });
 
 export const toolResultSchema = z.object({

@@ -1,14 +1,8 @@
-import { closeSync } from 'node:fs';
-import { collectReportFiles } from '../agent/tools/report-files.js';
-import { claimScratchFile } from '../agent/tools/scratch.js';
+import { runTestCommand } from '../agent/test-run.js';
 import type { SandboxRunner } from '../sandbox/types.js';
-import { openRegularFile, readFd } from '../util/regular-file.js';
-import { parseReport } from '../verify/parse-report.js';
 import { summarizeBaseline } from '../verify/test-evidence.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import { baselineKey, readBaseline, writeBaseline, type BaselineEntry } from './baseline-cache.js';
-
-const REPORT_READ_BYTES = 16 * 1024 * 1024;
 
 export interface BaselineDeps {
   workspace: ObservableWorkspace;
@@ -22,22 +16,9 @@ export interface BaselineDeps {
 /** `artefacts`: paths the baseline run wrote first (test artefacts), for the model's first message. */
 export type BaselineResult = BaselineEntry & { cached: boolean; artefacts: string[] };
 
-function readOutput(file: string): string {
-  try {
-    const fd = openRegularFile(file, 'read');
-    try {
-      return readFd(fd, REPORT_READ_BYTES).toString('utf8');
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return '';
-  }
-}
-
 /**
  * The verify command on the base tree, after setup and before the agent changes anything: what
- * fails already. Runs in the sandbox without network, like run_tests; what the run creates is set
+ * fails already. The same test run as run_tests' (agent/test-run.ts), in the worktree; what the run creates is set
  * aside as test artefacts (observe 'tests'). Cached per (base tree, verify, setup), so a retry or a second issue
  * on the same commit does not pay again; `fresh` (the readiness check) runs it anyway and refreshes the cache.
  */
@@ -46,26 +27,20 @@ export async function runBaseline(deps: BaselineDeps, commands: { verify: string
   const key = baselineKey(tree, commands.verify, commands.setup);
   const hit = fresh ? null : readBaseline(deps.cacheDir, key);
   if (hit) return { ...hit, cached: true, artefacts: [] };
-  const outputFile = claimScratchFile(deps.workspace.scratchDir, 'baseline');
   const observed = await deps.workspace.observe(
     () =>
-      deps.sandbox.run({
+      runTestCommand({
+        sandbox: deps.sandbox,
+        place: { dir: deps.workspace.root, readOnlyBinds: deps.workspace.sandboxBinds, scratchDir: deps.workspace.scratchDir },
         command: commands.verify,
-        workspace: deps.workspace.root,
         timeoutMs: deps.timeoutMs,
-        outputFile,
+        label: 'baseline',
         ...(deps.signal ? { signal: deps.signal } : {}),
       }),
     'tests',
   );
   deps.signal?.throwIfAborted();
-  const r = observed.value;
-  const output = readOutput(outputFile) || `${r.stdout}${r.stderr}`;
-  let report = parseReport(output);
-  if (!report?.listsPassing && !r.timedOut && !r.aborted) {
-    const files = await collectReportFiles({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: 30_000, ...(deps.signal ? { signal: deps.signal } : {}) });
-    if (files.length > 0) report = parseReport(output, files);
-  }
+  const { result: r, report } = observed.value;
   const entry: BaselineEntry = { key, summary: summarizeBaseline(commands.verify, r, report), report };
   // A run cut short by a timeout says nothing reliable about the base: not cached.
   if (!r.timedOut && !r.aborted) writeBaseline(deps.cacheDir, entry);

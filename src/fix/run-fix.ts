@@ -83,7 +83,9 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
     };
     const done = await runSetup(setupDeps, setup);
     signal?.throwIfAborted();
-    state = { ...state, setup: done };
+    // Before the agent acts: the dependency state the clean room restores (DESIGN §3.2).
+    const kept = await deps.workspace.keepSetupState(deps.agent.toolContext.fileOwner);
+    state = { ...state, setup: { ...done, dependencyState: { digest: kept.digest, files: kept.files, bytes: kept.bytes, refused: kept.refused } } };
     deps.state.set(state);
   }
   if (setup && state.setup) deps.onSetupDone?.(state.setup);
@@ -123,6 +125,9 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
 
   // The gate: what gets committed is what was tested, checked once more outside the agent.
   deps.onPhase?.('gate', outcome.verified.tree);
+  if (!outcome.verified.cleanRoom) {
+    return { status: 'not_verified', outcome, reason: `tree ${outcome.verified.tree} passed only in the worktree, never in the clean room: not published`, ...extra };
+  }
   const current = await deps.workspace.treeHash();
   if (current !== outcome.verified.tree) {
     return { status: 'not_verified', outcome, reason: `the tree changed after verification (${current} ≠ ${outcome.verified.tree})`, ...extra };

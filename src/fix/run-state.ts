@@ -20,6 +20,18 @@ export const RunStateSchema = z.strictObject({
       outputTail: z.string(),
       /** What the dependency cache did: restored (hit), stored this install, or neither. */
       cache: z.strictObject({ result: z.enum(['hit', 'stored', 'miss']), bytes: z.number() }).optional(),
+      /**
+       * What setup left outside the base tree, kept host-side for the clean room (workspace/setup-state.ts):
+       * its digest, size, and what could not be kept. Absent in runs of older versions.
+       */
+      dependencyState: z
+        .strictObject({
+          digest: z.string(),
+          files: z.number(),
+          bytes: z.number(),
+          refused: z.array(z.strictObject({ path: z.string(), reason: z.string() })),
+        })
+        .optional(),
       /** What the egress proxy refused during setup (absent without a proxy: unsandboxed, or an older run). */
       egress: z
         .strictObject({

@@ -26,6 +26,8 @@ export interface BwrapPlan {
   /** Host-decided read-write binds (the setup step's package-manager cache). */
   writableBinds?: readonly { source: string; target: string }[];
   workspace: string;
+  /** Where the workspace is bound inside; default: `workspace`. `cwd` is a path inside. */
+  mountAt?: string;
   cwd: string;
   home: string;
   tmpBytes: number;
@@ -57,7 +59,7 @@ export function buildBwrapArgs(plan: BwrapPlan): string[] {
   for (const bind of plan.readOnlyBinds) args.push('--ro-bind', bind.source, bind.target);
   for (const bind of plan.writableBinds ?? []) args.push('--bind', bind.source, bind.target);
   if (plan.egress) args.push('--ro-bind', plan.egress.dir, plan.egress.mount);
-  args.push('--bind', plan.workspace, plan.workspace, '--chdir', plan.cwd);
+  args.push('--bind', plan.workspace, plan.mountAt ?? plan.workspace, '--chdir', plan.cwd);
   args.push('--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
   args.push('--');

@@ -34,6 +34,7 @@
  * reaps (docker --init, tini), never node as pid 1.
  */
 import { lstatSync } from 'node:fs';
+import { isAbsolute, normalize } from 'node:path';
 import { runProcess } from '../util/run-process.js';
 import { isWithin } from './app-dirs.js';
 import { buildBwrapArgs, buildLaunchArgv, type LaunchTools, type SystemEntry } from './bwrap-args.js';
@@ -126,7 +127,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
 
   const runAs = async (request: SandboxRequest, owner: FileOwner | null): Promise<SandboxResult> => {
     const workspace = request.workspace;
-    const cwd = resolveCwd(workspace, request.cwd);
+    const inside = mountPoint(request);
+    const cwd = `${inside}${resolveCwd(workspace, request.cwd).slice(workspace.length)}`;
     const exposed = options.appDirs.find((dir) => isWithin(dir, workspace));
     if (exposed) {
       throw new SandboxRequestError('workspace-exposes-app', `workspace ${workspace} contains greenfix's own directory ${exposed}`);
@@ -137,7 +139,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
         `workspace ${workspace} is not reachable by the sandbox uid ${owner.uid}: every parent directory needs o+x`,
       );
     }
-    const readOnlyBinds = checkReadOnlyBinds(request.readOnlyBinds ?? [], workspace, {
+    const readOnlyBinds = checkReadOnlyBinds(request.readOnlyBinds ?? [], inside, {
       appDirs: options.appDirs,
       dataDirs: options.dataDirs ?? [],
       runAs: owner,
@@ -162,7 +164,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     const workspace = request.workspace;
     const env = sandboxEnvironment(egress ? { ...egress.env, ...request.env } : request.env, { home: HOME, path: options.path });
     // Checked as the read-only binds are: host-decided (the setup step's package cache), never from the worktree.
-    const writableBinds = checkReadOnlyBinds(request.writableBinds ?? [], workspace, { appDirs: options.appDirs, dataDirs: options.dataDirs ?? [], runAs: owner });
+    const writableBinds = checkReadOnlyBinds(request.writableBinds ?? [], mountPoint(request), { appDirs: options.appDirs, dataDirs: options.dataDirs ?? [], runAs: owner });
     // Descriptors from 3 on: the seccomp program, then the files bwrap mounts from data.
     const identity = owner ? sandboxIdentity(owner, HOME, hostIdentity) : [];
     const firstDataFd = SECCOMP_FD + (filter ? 1 : 0);
@@ -175,6 +177,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       readOnlyBinds,
       writableBinds,
       workspace,
+      ...(request.mountAt ? { mountAt: request.mountAt } : {}),
       cwd,
       home: HOME,
       tmpBytes: limits.tmpBytes,
@@ -231,6 +234,16 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       });
     },
   };
+}
+
+/** Where the workspace is bound inside: its own path, or the host-decided `mountAt` (absolute, normalised, not /). */
+function mountPoint(request: SandboxRequest): string {
+  const at = request.mountAt;
+  if (at === undefined) return request.workspace;
+  if (!isAbsolute(at) || normalize(at) !== at || at === '/') {
+    throw new SandboxRequestError('cwd-outside-workspace', `mountAt ${at} must be an absolute, normalised path below /`);
+  }
+  return at;
 }
 
 function ownerUid(path: string): number | undefined {

@@ -26,6 +26,12 @@ export interface SandboxRequest {
   workspace: string;
   /** A directory inside `workspace` to start in; defaults to `workspace`. */
   cwd?: string;
+  /**
+   * Where the workspace appears inside the sandbox; default: its own path. The clean room
+   * (workspace/clean-room.ts) is shown at the worktree's path, so absolute paths setup wrote (a
+   * venv's shebangs) hold there too. Host-decided; unsandboxed (GREENFIX_SANDBOX=off) it is ignored.
+   */
+  mountAt?: string;
   timeoutMs: number;
   /**
    * Only the setup step may have network, and then only through the egress proxy: public hosts,

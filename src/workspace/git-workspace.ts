@@ -18,6 +18,10 @@ import { diffEntries, nextSetAside, overrideLines } from './set-aside.js';
 import { artefactLines, splitTestRun } from './test-artefacts.js';
 import { fileWorkspaceStore, type WorkspaceState, type WorkspaceStateStore } from './workspace-state.js';
 import type { ObservableWorkspace, Observed } from './types.js';
+import type { FileOwner } from '../sandbox/ownership.js';
+import { isWithin } from '../sandbox/app-dirs.js';
+import { openCleanRoom, outsideTree, type CleanRoom } from './clean-room.js';
+import { keepSetupState, type SetupStateManifest } from './setup-state.js';
 
 export interface GitWorkspaceOptions {
   root: string;
@@ -159,6 +163,23 @@ export class GitWorkspace implements ObservableWorkspace {
     if (!outcome.ok) throw outcome.error;
     const { changed } = diffEntries(before, after);
     return { value: outcome.value, created: created.map(displayPath).sort(), changed: changed.map(displayPath).sort() };
+  }
+
+  async keepSetupState(owner: FileOwner | null): Promise<SetupStateManifest> {
+    return this.serial.run(() => keepSetupState({ repo: this.repo, baseCommit: this.baseCommit, dir: this.setupStateDir, expectOwner: owner?.uid ?? null }));
+  }
+
+  async openCleanRoom(tree: string, owner: FileOwner | null): Promise<CleanRoom> {
+    const gitFile = isWithin(this.gitDir, this.root) ? null : `gitdir: ${this.gitDir}\n`;
+    return this.serial.run(() => openCleanRoom({ repo: this.repo, tree, dir: `${this.root}.clean-room`, setupState: this.setupStateDir, owner, gitFile }));
+  }
+
+  async outsideTree(tree: string): Promise<string[]> {
+    return this.serial.run(() => outsideTree(this.repo, tree, this.setupStateDir, join(this.stateDir, 'outside.index')));
+  }
+
+  private get setupStateDir(): string {
+    return join(this.stateDir, 'setup-state');
   }
 
   release(path: string): void {

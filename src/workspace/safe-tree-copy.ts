@@ -19,6 +19,8 @@ export interface TreeCopyOptions {
   expectOwner: number | null;
   /** Stop (TreeCopyError 'too-large') once this many bytes were copied. */
   maxBytes: number;
+  /** Copy `name` also when it is a regular file or a symlink (default: a directory only). */
+  anyType?: boolean;
 }
 
 export interface TreeCopyStats {
@@ -68,7 +70,7 @@ function copyEntry(srcDir: number, dstDir: number, name: Buffer, shown: string, 
     throw new TreeCopyError('missing', shown, `${shown} does not exist`);
   }
   checkOwner(st, shown, options);
-  if (top && !st.isDirectory()) throw new TreeCopyError('not-directory', shown, `${shown} is not a directory (a symlink or file): not copied`);
+  if (top && !options.anyType && !st.isDirectory()) throw new TreeCopyError('not-directory', shown, `${shown} is not a directory (a symlink or file): not copied`);
   if (st.isSymbolicLink()) {
     symlinkSync(readlinkSync(at(srcDir, name), { encoding: 'buffer' }), at(dstDir, name));
     stats.files += 1;

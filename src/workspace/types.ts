@@ -1,6 +1,9 @@
 import type { TestEvidence } from '../verify/test-evidence.js';
 /** A checked-out tree the agent works in, with the verification bookkeeping of DESIGN §3.2. */
 import type { ReadOnlyBind } from '../sandbox/types.js';
+import type { FileOwner } from '../sandbox/ownership.js';
+import type { CleanRoom } from './clean-room.js';
+import type { SetupStateManifest } from './setup-state.js';
 
 export interface VerifiedTree {
   tree: string;
@@ -11,6 +14,11 @@ export interface VerifiedTree {
   outputTail: string;
   /** Per-test evidence against the baseline, when the test run's output could be read. */
   tests?: TestEvidence;
+  /**
+   * The clean room this verdict ran in (DESIGN §3.2): every field above is that run's. The cost of
+   * materialising the tree and restoring the setup state, without the test run.
+   */
+  cleanRoom?: { materialiseMs: number; restoreMs: number; files: number };
 }
 
 export interface Workspace {
@@ -67,4 +75,13 @@ export interface ObservableWorkspace extends Workspace {
   readonly scratchDir: string;
   /** What the sandbox sees of git, decided once by the host (pass as `readOnlyBinds`). */
   readonly sandboxBinds: readonly ReadOnlyBind[];
+  /**
+   * Keeps what setup left outside the base tree, a host-owned copy (setup-state.ts): called once,
+   * right after setup and before the agent acts. `owner`: who setup ran as (its files must be theirs).
+   */
+  keepSetupState(owner: FileOwner | null): Promise<SetupStateManifest>;
+  /** A fresh directory with exactly `tree` and the kept setup state, handed to `owner` (clean-room.ts). */
+  openCleanRoom(tree: string, owner: FileOwner | null): Promise<CleanRoom>;
+  /** Paths the worktree has outside `tree` that the clean room does not give the tests (clean-room.ts). */
+  outsideTree(tree: string): Promise<string[]>;
 }

@@ -1,47 +1,16 @@
-import { closeSync } from 'node:fs';
 import { z } from 'zod';
-import type { SandboxResult } from '../../sandbox/types.js';
-import { clipHeadTail, lastLines } from '../../util/clip.js';
-import { openRegularFile, readFd } from '../../util/regular-file.js';
-import { parseReport } from '../../verify/parse-report.js';
+import { runTestCommand, testOutputTail, type TestRun } from '../test-run.js';
+import { clipHeadTail } from '../../util/clip.js';
 import type { TestEvidence } from '../../verify/test-evidence.js';
 import { decideVerification, needsRerun, type RunOutcome } from '../../verify/verify-policy.js';
 import { describeExit } from './command-output.js';
 import { artefactNote } from './artefact-note.js';
-import { collectReportFiles } from './report-files.js';
+import { cleanRoomGate, outcomeOf } from './clean-room-gate.js';
 import { withErrorHint } from './error-hints.js';
-import { claimScratchFile } from './scratch.js';
 import { testChangeLines } from './test-verdict-text.js';
 import type { Tool, ToolContext, ToolResult } from './types.js';
 
-const TAIL_LINES = 60;
-const TAIL_READ_BYTES = 64 * 1024;
-/** How much of a test run's output is parsed for a report (a jest --json line can be large). */
-const REPORT_READ_BYTES = 16 * 1024 * 1024;
-
 const schema = z.object({});
-
-/** The start or end of a host-owned scratch file (outside the worktree), opened without following links. */
-function readRange(file: string, fromEnd: boolean, max: number): string | null {
-  try {
-    const fd = openRegularFile(file, 'read');
-    let buf: Buffer;
-    try {
-      buf = readFd(fd, max, fromEnd);
-    } finally {
-      closeSync(fd);
-    }
-    return buf.length > 0 ? buf.toString('utf8') : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The end of the combined, in-order output file; falls back to the captured streams. */
-function outputTail(file: string, r: SandboxResult): string {
-  const text = readRange(file, true, TAIL_READ_BYTES);
-  return lastLines(text ?? `${r.stdout}${r.stderr}`, TAIL_LINES);
-}
 
 const notConfigured: ToolResult = {
   ok: false,
@@ -50,43 +19,34 @@ const notConfigured: ToolResult = {
 };
 
 interface OneRun {
-  r: SandboxResult;
+  run: TestRun;
   changed: string[];
   before: string;
   after: string;
-  outputFile: string;
   outcome: RunOutcome;
   /** Paths this run wrote for the first time (test artefacts), said once. */
   artefacts: string[];
 }
 
+/** One run in the agent's worktree: the model's feedback, watched for what it changes. */
 async function runOnce(ctx: ToolContext, command: string): Promise<OneRun> {
   const { workspace, limits } = ctx;
-  const outputFile = claimScratchFile(workspace.scratchDir, 'tests');
   const before = await workspace.treeHash();
   const observed = await workspace.observe(
     () =>
-      ctx.sandbox.run({
+      runTestCommand({
+        sandbox: ctx.sandbox,
+        place: { dir: workspace.root, readOnlyBinds: workspace.sandboxBinds, scratchDir: workspace.scratchDir },
         command,
-        workspace: workspace.root,
-        readOnlyBinds: workspace.sandboxBinds,
         timeoutMs: limits.testTimeoutSec * 1000,
-        outputFile,
-        signal: ctx.signal,
+        label: 'tests',
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
       }),
     'tests',
   );
   const after = await workspace.treeHash();
-  const r = observed.value;
-  const output = readRange(outputFile, false, REPORT_READ_BYTES) ?? `${r.stdout}${r.stderr}`;
-  let report = parseReport(output);
-  // No per-test listing in the output: the run may have written JUnit XML (maven, gradle, pytest).
-  if (!report?.listsPassing && !r.timedOut && !r.aborted) {
-    const files = await collectReportFiles({ workspace, sandbox: ctx.sandbox, timeoutMs: 30_000, ...(ctx.signal ? { signal: ctx.signal } : {}) });
-    if (files.length > 0) report = parseReport(output, files);
-  }
-  const outcome: RunOutcome = { exitCode: r.exitCode ?? -1, timedOut: r.timedOut || r.aborted, report };
-  return { r, changed: observed.changed, before, after, outputFile, outcome, artefacts: observed.artefacts?.first ?? [] };
+  const run = observed.value;
+  return { run, changed: observed.changed, before, after, outcome: outcomeOf(run), artefacts: observed.artefacts?.first ?? [] };
 }
 
 const untouched = (run: OneRun) => run.changed.length === 0 && run.after === run.before;
@@ -94,7 +54,9 @@ const untouched = (run: OneRun) => run.changed.length === 0 && run.after === run
 /**
  * Runs the verify command and decides by the repository's verify_mode (DESIGN §3.2 either way: the
  * tree must be the same before and after, and no existing file may change). A test that passed on
- * the base and fails now gets one rerun: if it passes there it is flaky, not broken.
+ * the base and fails now gets one rerun: if it passes there it is flaky, not broken. A pass in the
+ * worktree is the model's feedback only: the tree becomes verified when the clean-room gate
+ * (clean-room-gate.ts) passes it too, and the evidence is that run's.
  */
 async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> {
   const { limits } = ctx;
@@ -104,37 +66,43 @@ async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> 
   const rerun = untouched(first) && needsRerun(baseline, first.outcome) ? await runOnce(ctx, command) : null;
   const last = rerun ?? first;
   const decision = decideVerification(mode, baseline, first.outcome, rerun?.outcome ?? null);
-  const tail = clipHeadTail(outputTail(last.outputFile, last.r), Math.max(500, limits.outputChars - 500));
+  const tail = clipHeadTail(testOutputTail(last.run), Math.max(500, limits.outputChars - 500));
   const notes = artefactNote([...first.artefacts, ...(rerun?.artefacts ?? [])]);
-  const full = `[full output: ${last.outputFile} (read_file it)]${notes}`;
+  const full = `[full output: ${last.run.outputFile} (read_file it)]${notes}`;
   // Without a readable report (and no policy to explain), the output is what it always was.
   const readable = first.outcome.report !== null || decision.fallback !== null;
   const changes = readable ? `${testChangeLines(first.outcome.report, decision.comparison)}\n` : '';
   const fallback = decision.fallback ? `\n${decision.fallback}.` : '';
   if (!decision.verified) {
     const why = readable ? `: ${decision.reason}` : '';
-    return { ok: false, output: withErrorHint(`tests failed (${describeExit(first.r, limits.testTimeoutSec)}): not verified${why}.${fallback}\n${changes}${tail}\n${full}`, tail) };
+    return { ok: false, output: withErrorHint(`tests failed (${describeExit(first.run.result, limits.testTimeoutSec)}): not verified${why}.${fallback}\n${changes}${tail}\n${full}`, tail) };
   }
   const changedFiles = [...first.changed, ...(rerun?.changed ?? [])];
   if (!untouched(first) || (rerun && !untouched(rerun)) || last.after !== first.before) {
     const which = changedFiles.length > 0 ? `: ${changedFiles.join(', ')}` : '';
     return { ok: false, output: `tests passed, but the test run changed source files${which} — verification void. Make the tests leave sources alone, or revert what they changed, then run_tests again. If one is an output of the tests (a log, a report) that a run command made first, delete it and run_tests again: what run_tests itself creates is a test artefact, left out of the tree.\n${full}` };
   }
-  const exitCode = rerun && rerun.outcome.exitCode === 0 ? 0 : first.outcome.exitCode;
+  const gate = await cleanRoomGate(ctx, command, first.after);
+  if (gate.refusal !== null) return { ok: false, output: `${gate.refusal}${notes}` };
+  const g = gate.decision;
+  const exitCode = gate.outcome.exitCode === 0 || g.mode === 'all_pass' ? 0 : gate.outcome.exitCode;
   const tests: TestEvidence = {
-    mode: decision.mode,
-    format: first.outcome.report?.format ?? null,
-    totals: first.outcome.report?.totals ?? null,
-    comparison: decision.comparison,
+    mode: g.mode,
+    format: gate.outcome.report?.format ?? null,
+    totals: gate.outcome.report?.totals ?? null,
+    comparison: g.comparison,
     baseline: ctx.tests?.baselineSummary ?? null,
-    fallback: decision.fallback,
-    reason: decision.reason,
+    fallback: g.fallback,
+    reason: g.reason,
   };
-  const how = exitCode === 0 ? `tests passed (exit code 0 in ${(last.r.durationMs / 1000).toFixed(1)}s)` : `tests ran (exit code ${exitCode} in ${(last.r.durationMs / 1000).toFixed(1)}s; verify_mode ${decision.mode}: ${decision.reason})`;
+  const seconds = (gate.run.result.durationMs / 1000).toFixed(1);
+  const how = exitCode === 0 ? `tests passed (exit code 0 in ${seconds}s)` : `tests ran (exit code ${exitCode} in ${seconds}s; verify_mode ${g.mode}: ${g.reason})`;
+  const gateChanges = gate.outcome.report !== null || g.fallback !== null ? `${testChangeLines(gate.outcome.report, g.comparison)}\n` : '';
+  const gateFallback = g.fallback ? `\n${g.fallback}.` : '';
   return {
     ok: true,
-    output: `${how}: tree ${first.after} verified. Finish now, or change more and run_tests again.${fallback}\n${changes}${tail}${notes}`,
-    verified: { tree: first.after, command, exitCode, durationMs: last.r.durationMs, outputTail: tail, tests },
+    output: `${how} in your worktree and in a clean room of the tree alone: tree ${first.after} verified. Finish now, or change more and run_tests again.${gateFallback}\n${gateChanges}${gate.tail}${notes}`,
+    verified: { tree: first.after, command, exitCode, durationMs: gate.run.result.durationMs, outputTail: gate.tail, tests, cleanRoom: gate.timings },
   };
 }
 

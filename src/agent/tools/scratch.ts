@@ -21,7 +21,7 @@ export function claimScratchFile(scratchDir: string, prefix: string): string {
   }
 }
 
-const SCRATCH_NAME = /^(run|tests)-\d+\.log$/;
+const SCRATCH_NAME = /^(run|tests|gate)-\d+\.log$/;
 
 /**
  * The scratch file a model-given path names (the absolute path a tool result printed), or null.

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { errorText } from '../util/error-text.js';
+import { runIn, type RepoHandle } from './private-index.js';
+import { copyTreeNoFollow, TreeCopyError } from './safe-tree-copy.js';
+
+/**
+ * The dependency state of a fix: what the setup step left in the worktree outside the base tree
+ * (node_modules, a venv, build output, a lockfile it wrote), copied right after setup — before the
+ * agent acts — into a host-owned directory the sandbox never sees (`<state dir>/setup-state`). The
+ * clean room (clean-room.ts) restores it beside the tree under test, so what the model writes
+ * outside the committed tree later (an ignored shim, a planted report) never reaches the verdict.
+ */
+export const SetupStateManifestSchema = z.strictObject({
+  version: z.literal(1),
+  /** Top-level paths kept, relative to the worktree ("node_modules", "packages/a/node_modules", "package-lock.json"). */
+  roots: z.array(z.string()),
+  /** Paths setup left that could not be kept (a FIFO, a foreign owner), with why. */
+  refused: z.array(z.strictObject({ path: z.string(), reason: z.string() })),
+  files: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  /** sha256 over the sorted listing of every kept entry (path, type, size, mode, content digest, link target). */
+  digest: z.string(),
+});
+export type SetupStateManifest = z.infer<typeof SetupStateManifestSchema>;
+
+const MANIFEST = 'manifest.json';
+const TREE = 'tree';
+/** A copy larger than this is refused (the state is then what the tree alone gives). */
+const MAX_BYTES = 64 * 1024 * 1024 * 1024;
+
+/**
+ * Every path in the worktree that the base tree does not have, collapsed to the top-most untracked
+ * directory, ignored or not: a listing against a throwaway index of the base, never the worktree's.
+ */
+export async function untrackedRoots(repo: RepoHandle, baseCommit: string, indexFile: string, collapse = true): Promise<string[]> {
+  await runIn(repo, ['read-tree', baseCommit], undefined, indexFile);
+  try {
+    const out = await runIn(repo, ['ls-files', '-z', '--others', ...(collapse ? ['--directory', '--no-empty-directory'] : [])], undefined, indexFile);
+    return out
+      .split('\0')
+      .filter((p) => p.length > 0)
+      .map((p) => p.replace(/\/$/, ''));
+  } finally {
+    rmSync(indexFile, { force: true });
+  }
+}
+
+/**
+ * Copies what setup left (untrackedRoots) from `root` into `dir` (replaced whole), without following
+ * anything the sandbox could have planted: every parent must be a real directory, every entry must
+ * belong to `expectOwner`, FIFOs and devices are refused. Files lose group/other write and set-id
+ * bits, so a hard link to them grants nothing. Written to a temporary directory, then renamed.
+ */
+export async function keepSetupState(opts: { repo: RepoHandle; baseCommit: string; dir: string; expectOwner: number | null }): Promise<SetupStateManifest> {
+  const roots = await untrackedRoots(opts.repo, opts.baseCommit, `${opts.dir}.index`);
+  const tmp = `${opts.dir}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(join(tmp, TREE), { recursive: true, mode: 0o700 });
+  chmodSync(tmp, 0o700);
+  const manifest: SetupStateManifest = { version: 1, roots: [], refused: [], files: 0, bytes: 0, digest: '' };
+  for (const path of roots.sort()) {
+    const parent = dirname(path);
+    const why = parent === '.' ? null : notRealDirectory(opts.repo.root, parent);
+    if (why) {
+      manifest.refused.push({ path, reason: why });
+      continue;
+    }
+    const dst = join(tmp, TREE, parent);
+    mkdirSync(dst, { recursive: true });
+    try {
+      const copied = copyTreeNoFollow(join(opts.repo.root, parent), dst, path.slice(parent === '.' ? 0 : parent.length + 1), {
+        expectOwner: opts.expectOwner,
+        maxBytes: MAX_BYTES - manifest.bytes,
+        anyType: true,
+      });
+      manifest.roots.push(path);
+      manifest.files += copied.files;
+      manifest.bytes += copied.bytes;
+    } catch (error) {
+      if (!(error instanceof TreeCopyError)) throw error;
+      rmSync(join(dst, path.slice(parent === '.' ? 0 : parent.length + 1)), { recursive: true, force: true });
+      manifest.refused.push({ path, reason: errorText(error) });
+    }
+  }
+  manifest.digest = digestTree(join(tmp, TREE), manifest.roots);
+  writeFileSync(join(tmp, MANIFEST), `${JSON.stringify(manifest)}\n`, { mode: 0o600 });
+  rmSync(opts.dir, { recursive: true, force: true });
+  renameSync(tmp, opts.dir);
+  return manifest;
+}
+
+/** The kept state's manifest; null when none was kept (no setup, or it was swept). */
+export function readSetupState(dir: string): SetupStateManifest | null {
+  if (!existsSync(join(dir, MANIFEST))) return null;
+  return SetupStateManifestSchema.parse(JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')));
+}
+
+/** Where the kept files are: `<dir>/tree/<root>`. */
+export function setupStateTree(dir: string): string {
+  return join(dir, TREE);
+}
+
+/** Why `rel` under `root` is not a plain directory reached through plain directories; null when it is. */
+export function notRealDirectory(root: string, rel: string): string | null {
+  let at = root;
+  for (const part of rel.split('/')) {
+    at = join(at, part);
+    let st;
+    try {
+      st = lstatSync(at);
+    } catch {
+      return `${rel} does not exist`;
+    }
+    if (!st.isDirectory()) return `${rel} is reached through ${at.slice(root.length + 1)}, which is not a directory (a symlink or file): not followed`;
+  }
+  return null;
+}
+
+/**
+ * One digest of a host-owned tree: every entry's path, type, size, permission bits, content and
+ * link target, sorted (what the baseline cache keys on: the dependency state). Also drops group
+ * and other write and set-id bits from files as it walks.
+ */
+function digestTree(base: string, roots: readonly string[]): string {
+  const lines: string[] = [];
+  const visit = (rel: string): void => {
+    const abs = join(base, rel);
+    const st = lstatSync(abs);
+    if (st.isSymbolicLink()) {
+      lines.push(`l ${rel} ${JSON.stringify(readlinkSync(abs))}`);
+      return;
+    }
+    if (st.isDirectory()) {
+      lines.push(`d ${rel}`);
+      for (const child of readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) visit(`${rel}/${child.name}`);
+      return;
+    }
+    const mode = st.mode & 0o755;
+    if ((st.mode & 0o7777) !== mode) chmodSync(abs, mode);
+    lines.push(`f ${rel} ${st.size} ${mode.toString(8)} ${createHash('sha256').update(readFileSync(abs)).digest('hex')}`);
+  };
+  for (const root of roots) visit(root);
+  return createHash('sha256').update(lines.join('\n')).digest('hex');
+}
