@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { editFileTool } from '../../../src/agent/tools/edit-file.js';
+import { runTestsTool } from '../../../src/agent/tools/run-tests.js';
+import type { ToolContext } from '../../../src/agent/tools/types.js';
+import type { TestReport } from '../../../src/verify/test-report.js';
+import { makeFixture, type Fixture } from './helpers/context.js';
+
+/**
+ * The clean-room gate against a model that takes shortcuts: each attack passes in the worktree
+ * and must not be verified, while a real fix still is. Real git, real bwrap (the sandbox uid as a
+ * deployment has it when root).
+ */
+describe('run_tests: the clean-room gate', () => {
+  let fx: Fixture;
+  afterEach(() => fx.cleanup());
+
+  const open = async (files: Record<string, string>, setup: string | null) => {
+    fx = await makeFixture({ 'lib.txt': 'broken\n', ...files }, 'bwrap');
+    if (setup) {
+      const r = await fx.sandbox.run({ command: setup, workspace: fx.root, timeoutMs: 30_000 });
+      expect(r.exitCode).toBe(0);
+    }
+    // As runFix does right after setup, before the agent acts.
+    await fx.workspace.keepSetupState(fx.ctx().fileOwner);
+  };
+  const sh = async (command: string) => {
+    const r = await fx.sandbox.run({ command, workspace: fx.root, readOnlyBinds: fx.workspace.sandboxBinds, timeoutMs: 30_000 });
+    expect(r.exitCode).toBe(0);
+  };
+  const runTests = (verifyCommand: string, over: Partial<ToolContext> = {}) => runTestsTool.execute({}, fx.ctx({ verifyCommand, ...over }));
+  const fixLib = () => editFileTool.execute({ path: 'lib.txt', old: 'broken', new: 'fixed' }, fx.ctx());
+
+  it('control: a real fix verifies, with the setup state restored beside the tree', async () => {
+    await open({ '.gitignore': 'node_modules/\n', 'test.sh': 'test -f node_modules/dep/index.js && grep -qx fixed lib.txt\n' }, 'mkdir -p node_modules/dep && echo "module.exports = 1" > node_modules/dep/index.js');
+    expect((await fixLib()).ok).toBe(true);
+    const r = await runTests('bash test.sh');
+    expect(r.output).toMatch(/in a clean room of the tree alone/);
+    expect(r.ok).toBe(true);
+    expect(r.verified).toMatchObject({ tree: await fx.workspace.treeHash(), exitCode: 0 });
+    expect(r.verified?.cleanRoom?.files).toBe(1);
+  });
+
+  it('an ignored shim the model wrote (node_modules/.bin) passes in the worktree, not in the clean room', async () => {
+    await open({ '.gitignore': 'node_modules/\n', 'test.sh': 'export PATH="$PWD/node_modules/.bin:$PATH"\ngrep -qx fixed lib.txt\n' }, 'mkdir -p node_modules/dep && echo x > node_modules/dep/index.js');
+    await sh('mkdir -p node_modules/.bin && printf "#!/bin/sh\\nexit 0\\n" > node_modules/.bin/grep && chmod +x node_modules/.bin/grep');
+    const r = await runTests('bash test.sh');
+    expect(r.ok).toBe(false);
+    expect(r.verified).toBeUndefined();
+    expect(r.output).toMatch(/tests passed in your worktree, but NOT on the tree that would be committed/);
+    expect(r.output).toMatch(/node_modules\/\.bin\/grep \(not made by setup\)/);
+  });
+
+  it('a directory the model made ignored itself (a .gitignore of "*") is not in the clean room', async () => {
+    await open({ 'test.sh': 'test -f extra/answer || grep -qx fixed lib.txt\n' }, null);
+    await sh('mkdir -p extra && echo "*" > extra/.gitignore && echo 42 > extra/answer');
+    const r = await runTests('bash test.sh');
+    expect(r.ok).toBe(false);
+    expect(r.output).toMatch(/NOT on the tree that would be committed/);
+    expect(r.output).toMatch(/extra\/answer \(not made by setup\)/);
+  });
+
+  it('a JUnit report planted before the run does not count (no_new_failures, the runner exits 1)', async () => {
+    const baseline: TestReport = { format: 'junit xml', tests: [{ id: 'suite > adds', status: 'failed' }], totals: { passed: 0, failed: 1, skipped: 0, total: 1 }, listsPassing: true };
+    await open({ '.gitignore': 'junit.xml\n', 'test.sh': 'echo "1 failing"; exit 1\n' }, null);
+    await sh(`printf '<testsuite name="suite" tests="1" failures="0"><testcase classname="suite" name="adds"/></testsuite>' > junit.xml`);
+    const r = await runTests('bash test.sh', { tests: { mode: 'no_new_failures', baseline, baselineSummary: null } });
+    expect(r.ok).toBe(false);
+    expect(r.verified).toBeUndefined();
+  });
+
+  it('the evidence is the clean room run, not the worktree run', async () => {
+    await open({ '.gitignore': 'marker\n', 'test.sh': 'cat marker 2>/dev/null || echo "no marker here"\ngrep -qx fixed lib.txt\n' }, null);
+    await sh('echo "worktree only" > marker');
+    await fixLib();
+    const r = await runTests('bash test.sh');
+    expect(r.ok).toBe(true);
+    expect(r.verified?.outputTail).toContain('no marker here');
+    expect(r.verified?.outputTail).not.toContain('worktree only');
+  });
+
+  it('the clean room is shown at the worktree path: absolute paths setup wrote (a venv) still work', async () => {
+    await open({ '.gitignore': '.venv/\n' }, null);
+    await sh(`mkdir -p .venv/bin && printf '#!/bin/sh\\ngrep -qx fixed ${fx.root}/lib.txt\\n' > .venv/bin/check && chmod +x .venv/bin/check`);
+    await fx.workspace.keepSetupState(fx.ctx().fileOwner);
+    await fixLib();
+    const r = await runTests('.venv/bin/check');
+    expect(r.output).toMatch(/tree \w+ verified/);
+    expect(r.ok).toBe(true);
+  });
+
+  const asRoot = process.getuid?.() === 0 ? it : it.skip;
+  asRoot('tests in the clean room cannot change the kept setup state (hard links to files they cannot write)', async () => {
+    await open({ '.gitignore': 'node_modules/\n', 'test.sh': 'echo pwned > node_modules/dep/index.js 2>/dev/null\ngrep -qx fixed lib.txt\n' }, 'mkdir -p node_modules/dep && echo original > node_modules/dep/index.js');
+    await fixLib();
+    const r = await runTests('bash test.sh');
+    expect(r.ok).toBe(true);
+    const kept = join(fx.root, '..', 'state', 'setup-state', 'tree', 'node_modules', 'dep', 'index.js');
+    expect(readFileSync(kept, 'utf8')).toBe('original\n');
+  });
+});
