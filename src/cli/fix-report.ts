@@ -15,7 +15,7 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
   const reason = result.status === 'not_verified' ? result.reason : outcome.reason;
   const tests = published ? (outcome.verified?.tests ?? null) : null;
   if (published) {
-    io.stderr(`greenfix: verified tree ${published.tree} (${outcome.verified?.command}), committed ${published.commit} on ${published.branch}`);
+    io.stderr(`greenfix: verified tree ${published.tree} (${outcome.verified?.command}, in a clean room of the tree alone), committed ${published.commit} on ${published.branch}`);
     if (tests) for (const line of testChangeText(tests)) io.stderr(`greenfix: ${line}`);
     io.stderr(`greenfix: check it: git rev-parse ${published.branch}^{tree}`);
     io.stderr(`greenfix: journal: ${run.journal}`);
@@ -43,6 +43,8 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
         cost: describeCost(cost),
         reason,
         baseline: result.baseline ?? null,
+        // The clean room the verdict ran in: what materialising the tree and restoring setup's state cost.
+        cleanRoom: published ? (outcome.verified?.cleanRoom ?? null) : null,
         tests: tests ? { mode: tests.mode, format: tests.format, totals: tests.totals, ...(tests.comparison ?? {}), fallback: tests.fallback } : null,
       }),
     );

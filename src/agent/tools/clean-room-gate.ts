@@ -24,51 +24,52 @@ export function outcomeOf(run: TestRun): RunOutcome {
   return { exitCode: r.exitCode ?? -1, timedOut: r.timedOut || r.aborted, report: run.report };
 }
 
-/** One run of the verify command in a fresh clean room of `tree`, removed afterwards. */
-async function gateRun(ctx: ToolContext, command: string, tree: string): Promise<{ run: TestRun; timings: CleanRoom['timings'] }> {
-  const room = await ctx.workspace.openCleanRoom(tree, ctx.fileOwner);
-  try {
-    const run = await runTestCommand({
-      sandbox: ctx.sandbox,
-      place: { dir: room.dir, mountAt: room.mountAt, readOnlyBinds: ctx.workspace.sandboxBinds, scratchDir: ctx.workspace.scratchDir },
-      command,
-      timeoutMs: ctx.limits.testTimeoutSec * 1000,
-      label: 'gate',
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
-    return { run, timings: room.timings };
-  } finally {
-    room.dispose();
-  }
+/** One run of the verify command in the clean room. */
+function gateRun(ctx: ToolContext, command: string, room: CleanRoom): Promise<TestRun> {
+  return runTestCommand({
+    sandbox: ctx.sandbox,
+    place: { dir: room.dir, mountAt: room.mountAt, readOnlyBinds: ctx.workspace.sandboxBinds, scratchDir: ctx.workspace.scratchDir },
+    command,
+    timeoutMs: ctx.limits.testTimeoutSec * 1000,
+    label: 'gate',
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
 }
 
 /**
  * The clean-room gate (DESIGN §3.2): `tree` — the one run_tests just passed in the worktree — is
  * materialised with only this fix's setup state beside it, and the verify command runs there.
  * That run alone decides, by the same verify_mode and baseline; a test that broke gets one rerun
- * in a fresh room, as in the worktree. On a no, the model reads why and what its worktree had that
+ * in the same room, as in the worktree. On a no, the model reads why and what its worktree had that
  * the room did not (an ignored file its run read, a report it planted).
  */
 export async function cleanRoomGate(ctx: ToolContext, command: string, tree: string): Promise<GateVerdict> {
   const mode = ctx.tests?.mode ?? 'all_pass';
   const baseline = ctx.tests?.baseline ?? null;
-  const first = await gateRun(ctx, command, tree);
-  const firstOutcome = outcomeOf(first.run);
-  const again = needsRerun(baseline, firstOutcome) ? await gateRun(ctx, command, tree) : null;
-  const decision = decideVerification(mode, baseline, firstOutcome, again ? outcomeOf(again.run) : null);
+  const room = await ctx.workspace.openCleanRoom(tree, ctx.fileOwner);
+  let first: TestRun;
+  let again: TestRun | null;
+  try {
+    first = await gateRun(ctx, command, room);
+    again = needsRerun(baseline, outcomeOf(first)) ? await gateRun(ctx, command, room) : null;
+  } finally {
+    room.dispose();
+  }
+  const firstOutcome = outcomeOf(first);
+  const decision = decideVerification(mode, baseline, firstOutcome, again ? outcomeOf(again) : null);
   const last = again ?? first;
-  const tail = clipHeadTail(testOutputTail(last.run), Math.max(500, ctx.limits.outputChars - 1500));
-  const verdict = { decision, run: first.run, outcome: firstOutcome, tail, timings: first.timings };
+  const tail = clipHeadTail(testOutputTail(last), Math.max(500, ctx.limits.outputChars - 1500));
+  const verdict = { decision, run: first, outcome: firstOutcome, tail, timings: room.timings };
   if (decision.verified) return { ...verdict, refusal: null };
   const outside = await ctx.workspace.outsideTree(tree).catch(() => []);
   const shown = outside.slice(0, SHOWN_PATHS).join(', ') + (outside.length > SHOWN_PATHS ? ` and ${outside.length - SHOWN_PATHS} more` : '');
   const read = outside.length > 0 ? `\nYour worktree has files outside that tree which the clean room does not: ${shown}. Your run may have read them; the commit will not have them.` : '';
-  const planted = first.run.ignoredReports.length > 0 ? `\nReport files that were there before the run started do not count: ${first.run.ignoredReports.join(', ')}.` : '';
+  const planted = first.ignoredReports.length > 0 ? `\nReport files that were there before the run started do not count: ${first.ignoredReports.join(', ')}.` : '';
   const refusal =
     `tests passed in your worktree, but NOT on the tree that would be committed (${tree}), run in a clean room ` +
-    `(only that tree's files plus what setup installed before you started; ${describeExit(first.run.result, ctx.limits.testTimeoutSec)}): ` +
+    `(only that tree's files plus what setup installed before you started; ${describeExit(first.result, ctx.limits.testTimeoutSec)}): ` +
     `not verified: ${decision.reason}.${read}${planted}\n` +
     'Make the committed files pass on their own (edit the sources or tests so they do not depend on files outside the tree), then run_tests again.\n' +
-    `${testChangeLines(first.run.report, decision.comparison)}\n${tail}\n[full clean-room output: ${last.run.outputFile} (read_file it)]`;
+    `${testChangeLines(first.report, decision.comparison)}\n${tail}\n[full clean-room output: ${last.outputFile} (read_file it)]`;
   return { ...verdict, refusal };
 }
