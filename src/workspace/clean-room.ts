@@ -77,32 +77,55 @@ export async function openCleanRoom(o: CleanRoomOptions): Promise<CleanRoom> {
   };
 }
 
-/** Restores one kept entry into the room; returns the files placed. Where the room has the path already, the tree's entry wins. */
-function restore(src: string, dst: string, link: boolean, owner: FileOwner | null): number {
+/**
+ * Restores one kept entry into the room; returns the files placed. Where the room has the path
+ * already, the tree's entry wins; below a directory the room did not have, nothing can be in the
+ * way, so nothing is looked up there (the restore is one syscall per entry).
+ */
+function restore(src: string, dst: string, link: boolean, owner: FileOwner | null, fresh = false): number {
   const st = lstatSync(src);
-  const existing = lstatOrNull(dst);
+  const existing = fresh ? null : lstatOrNull(dst);
   if (st.isDirectory()) {
     if (existing && !existing.isDirectory()) return 0;
     if (!existing) {
       mkdirSync(dst, { mode: st.mode & 0o755 });
       if (owner) lchownSync(dst, owner.uid, owner.gid);
     }
-    let files = 0;
-    for (const name of readdirSync(src)) files += restore(join(src, name), join(dst, name), link, owner);
-    return files;
+    return restoreChildren(src, dst, link, owner, !existing);
   }
   if (existing) return 0;
-  if (st.isSymbolicLink()) {
+  place(src, dst, st.isSymbolicLink() ? 'symlink' : 'file', st.mode, link, owner);
+  return 1;
+}
+
+function restoreChildren(src: string, dst: string, link: boolean, owner: FileOwner | null, fresh: boolean): number {
+  let files = 0;
+  for (const entry of readdirSync(src, { withFileTypes: true })) {
+    const from = join(src, entry.name);
+    const to = join(dst, entry.name);
+    if (!fresh || entry.isDirectory() || !link) {
+      files += restore(from, to, link, owner, fresh);
+      continue;
+    }
+    // A fresh directory, linking: the entry's type is known from the listing, nothing is in the way.
+    if (entry.isSymbolicLink()) place(from, to, 'symlink', 0, link, owner);
+    else linkSync(from, to);
+    files += 1;
+  }
+  return files;
+}
+
+function place(src: string, dst: string, kind: 'file' | 'symlink', mode: number, link: boolean, owner: FileOwner | null): void {
+  if (kind === 'symlink') {
     symlinkSync(readlinkSync(src), dst);
     if (owner) lchownSync(dst, owner.uid, owner.gid);
   } else if (link) {
     linkSync(src, dst);
   } else {
     copyFileSync(src, dst, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
-    chmodSync(dst, st.mode & 0o755);
+    chmodSync(dst, mode & 0o755);
     if (owner) lchownSync(dst, owner.uid, owner.gid);
   }
-  return 1;
 }
 
 function lstatOrNull(path: string): Stats | null {
