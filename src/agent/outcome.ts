@@ -1,3 +1,4 @@
+import { noNewFailuresNote } from '../verify/test-evidence.js';
 import { record, type AgentState } from './state.js';
 import type { AgentDeps, AgentOutcome } from './types.js';
 
@@ -20,5 +21,7 @@ export function finishEnding(state: AgentState, finish: { summary: string; gaveU
   if (finish.gaveUp) return { status: 'gave_up', reason: 'the agent gave up', summary: finish.summary };
   // The finish tool only accepts a verified tree; this guards the loop against a tool that does not.
   if (!state.verified) return { status: 'gave_up', reason: 'finish was accepted without a verified tree', summary: finish.summary };
-  return { status: 'verified', reason: 'the tests passed on the final tree', summary: finish.summary };
+  const note = noNewFailuresNote(state.verified);
+  const reason = note ? `on the final tree: ${note}` : 'the tests passed on the final tree';
+  return { status: 'verified', reason, summary: finish.summary };
 }

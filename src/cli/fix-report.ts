@@ -1,5 +1,6 @@
 import type { FixResult } from '../fix/run-fix.js';
-import type { TestEvidence } from '../verify/test-evidence.js';
+import { evidenceLines } from '../agent/tools/test-verdict-text.js';
+import { noNewFailuresNote } from '../verify/test-evidence.js';
 import { lastTestOutput, testsSentence } from '../run/job-outcome.js';
 import { costText, describeCost, type Cost } from '../model/cost.js';
 import { costSentence } from '../util/cost-sentence.js';
@@ -15,8 +16,9 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
   const reason = result.status === 'not_verified' ? result.reason : outcome.reason;
   const tests = published ? (outcome.verified?.tests ?? null) : null;
   if (published) {
-    io.stderr(`greenfix: verified tree ${published.tree} (${outcome.verified?.command}, in a clean room of the tree alone), committed ${published.commit} on ${published.branch}`);
-    if (tests) for (const line of testChangeText(tests)) io.stderr(`greenfix: ${line}`);
+    const note = outcome.verified ? noNewFailuresNote(outcome.verified) : null;
+    io.stderr(`greenfix: verified tree ${published.tree} (${outcome.verified?.command}, in a clean room of the tree alone${note ? `; ${note}` : ''}), committed ${published.commit} on ${published.branch}`);
+    if (tests) for (const line of evidenceLines(tests)) io.stderr(`greenfix: ${line}`);
     io.stderr(`greenfix: check it: git rev-parse ${published.branch}^{tree}`);
     io.stderr(`greenfix: journal: ${run.journal}`);
     io.stderr(`greenfix: ${costSentence(costText(cost), 'this fix')}`);
@@ -50,25 +52,6 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
     );
   }
   return code;
-}
-
-/** The per-test evidence as terminal lines: fail → pass, pass → fail, still failing, new, flaky. */
-function testChangeText(tests: TestEvidence): string[] {
-  if (!tests.format || !tests.totals) return [`tests: exit code only (no readable test report; verify_mode ${tests.mode})`];
-  const t = tests.totals;
-  const lines = [`tests (${tests.format}, verify_mode ${tests.mode}): ${t.total} tests, ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`];
-  const c = tests.comparison;
-  if (!c) return [...lines, 'tests: no per-test comparison (the baseline has no readable report)'];
-  const rows: [string, string[]][] = [
-    ['fail → pass', c.fixed],
-    ['pass → fail', [...c.broken, ...c.missing]],
-    ['still failing, as on the base', c.stillFailing],
-    ['new, passing', c.newPassing],
-    ['new, failing', c.newFailing],
-    ['flaky', c.flaky],
-  ];
-  for (const [label, ids] of rows) if (ids.length > 0 || label === 'pass → fail') lines.push(`  ${label}: ${ids.length > 0 ? ids.join(', ') : 'none'}`);
-  return lines;
 }
 
 /** To a hundredth of a cent: what the JSON reader sees is the priced usage, not float noise. */

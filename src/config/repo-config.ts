@@ -18,6 +18,16 @@ export const RepoConfigSchema = z
      * test passes; needs a test report greenfix can read, else it falls back to `all_pass`).
      */
     verify_mode: z.enum(['all_pass', 'no_new_failures']).default('all_pass'),
+    tests: z
+      .object({
+        /**
+         * A fix may delete, rename or skip tests that ran on the base (passed or failed): the tree
+         * can still verify, and they are still listed in the evidence. Off: such a tree is not verified.
+         */
+        allow_removed: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
     /** Setup command (installs dependencies, with network); detected when absent. */
     setup: z.string().min(1).max(1000).optional(),
     /** Prefix of greenfix's branches; the branch is `<prefix>issue-<n>`. */

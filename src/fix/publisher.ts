@@ -1,5 +1,6 @@
 import type { Tokens } from '../agent/types.js';
 import { neutralise } from '../util/neutralise.js';
+import { noNewFailuresNote } from '../verify/test-evidence.js';
 import type { VerifiedTree } from '../workspace/types.js';
 import { truncate } from '../util/truncate.js';
 
@@ -55,6 +56,12 @@ export function neutraliseTitle(title: string): string {
   return `${own}${neutralise(line.slice(own.length), { for: 'commit' })}`.trim();
 }
 
+/** The command, and under `no_new_failures` on a red run what it means: one line. */
+function verifiedBy(verified: VerifiedTree): string {
+  const note = noNewFailuresNote(verified);
+  return (note ? `${verified.command}; ${note}` : verified.command).replace(/\s+/g, ' ');
+}
+
 /**
  * The commit message: the subject, the model's summary (neutralised like a PR body: no closing
  * keywords, mentions or HTML; capped), and trailers anyone can check (`Verified-tree:` is relied on).
@@ -67,6 +74,6 @@ export function commitMessage(input: PublishInput): string {
     '',
     ...(body === '' ? [] : [body, '']),
     `Verified-tree: ${input.verified.tree}`,
-    `Verified-by: ${neutralise(input.verified.command.replace(/\s+/g, ' '), { for: 'commit' })}`,
+    `Verified-by: ${neutralise(verifiedBy(input.verified), { for: 'commit' })}`,
   ].join('\n');
 }

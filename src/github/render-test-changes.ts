@@ -19,9 +19,24 @@ function baselineCounts(b: BaselineSummary, where: string): string {
   return `on ${where}: ${b.totals.total} tests, ${b.totals.failed} failing (exit code ${b.exitCode ?? 'none'})`;
 }
 
+const ALLOWED = '  *(the repository allows it: `tests.allow_removed: true`)*';
+
 /**
- * Per test, what the change did (DESIGN §4.8): fail → pass, pass → fail (always shown: it must be
- * empty), still failing, new, flaky; or "exit code only" when the runner's output could not be read.
+ * Tests that ran on the base and not here, when the rows name none: none, or a count when the
+ * output names only failures; and, when some did not run, why the tree verified anyway.
+ */
+function removedNote(tests: TestEvidence, c: NonNullable<TestEvidence['comparison']>): string[] {
+  if (c.removed.length + c.nowSkipped.length > 0) return [ALLOWED];
+  const [now, was] = [tests.totals, tests.baseline?.totals];
+  if (!now || !was || (now.total >= was.total && now.passed + now.failed >= was.passed + was.failed)) return ['- removed or skipped since the base: none'];
+  const counts = `${now.passed + now.failed} of ${now.total} tests ran, ${was.passed + was.failed} of ${was.total} on the base`;
+  return [`- removed or skipped since the base: fewer tests ran than on the base (${counts}; the output names only failures)`, ALLOWED];
+}
+
+/**
+ * Per test, what the change did (DESIGN §4.8): fail → pass, pass → fail and removed or skipped
+ * (always shown: they must be empty, or the repository allowed it), still failing, not run on the
+ * base, new, flaky; or "exit code only" when the runner's output could not be read.
  * Test names come from the repository's output: each is a code span, one line, capped.
  */
 export function renderTestChanges(tests: TestEvidence, baseName = 'the base'): string {
@@ -39,13 +54,16 @@ export function renderTestChanges(tests: TestEvidence, baseName = 'the base'): s
   if (c) {
     const rows = [
       row('fail → pass', c.fixed, 'none'),
-      row('pass → fail', [...c.broken, ...c.missing], 'none'),
+      row('pass → fail', c.broken, 'none'),
+      row('removed: ran on the base, did not run', c.removed),
+      row('now skipped: ran on the base', c.nowSkipped),
       row('still failing, as on the base', c.stillFailing),
+      row('not run on the base (its run stopped at a failing test binary before theirs)', c.notRunOnBase),
       row('new tests, passing', c.newPassing),
       row('new tests, failing', c.newFailing),
       row('flaky (failed, then passed when rerun; not counted as fixed or broken)', c.flaky),
     ];
-    lines.push(...rows.filter((r): r is string => r !== null));
+    lines.push(...rows.filter((r): r is string => r !== null), ...removedNote(tests, c));
   } else if (tests.format) {
     lines.push('- no per-test comparison: the baseline run on the base has no readable report');
   }

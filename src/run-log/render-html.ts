@@ -90,7 +90,10 @@ function evidence(log: RunLog): string {
   const v = log.verified;
   const last = log.tests.at(-1);
   const parts: string[] = [];
-  if (v) parts.push(`<p>Verified tree <code>${e(v.tree)}</code>: <code>${e(v.command)}</code> exited 0 in ${seconds(v.durationMs)}.</p><pre class="output">${e(clipHeadTail(v.outputTail, OUTPUT_CHARS))}</pre>`);
+  if (v) {
+    const tests = v.tests.length > 0 ? `<pre>${e(v.tests.join('\n'))}</pre>` : '';
+    parts.push(`<p>Verified tree <code>${e(v.tree)}</code>: <code>${e(v.command)}</code> exited ${v.exitCode} in ${seconds(v.durationMs)}.</p>${tests}<pre class="output">${e(clipHeadTail(v.outputTail, OUTPUT_CHARS))}</pre>`);
+  }
   if (last && !(v && last.tree === v.tree)) parts.push(`<p>The last test run (step ${last.step}, exit ${last.exitCode ?? 'unknown'}):</p><pre class="output">${e(clipHeadTail(last.output, OUTPUT_CHARS))}</pre>`);
   return parts.length > 0 ? parts.join('') : `<p class="note">No test output.</p>`;
 }

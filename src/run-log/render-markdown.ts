@@ -130,7 +130,11 @@ function evidence(log: RunLog): string {
   const v = log.verified;
   const last = log.tests.at(-1);
   const parts = ['#### Evidence'];
-  if (v) parts.push(`Verified tree \`${v.tree}\`: ${cellCode(v.command)} exited 0 in ${seconds(v.durationMs)} with the sources unchanged.`, fenced(v.outputTail, 'text', EVIDENCE_TAIL));
+  if (v) {
+    parts.push(`Verified tree \`${v.tree}\`: ${cellCode(v.command)} exited ${v.exitCode} in ${seconds(v.durationMs)} with the sources unchanged.`);
+    if (v.tests.length > 0) parts.push(fenced(v.tests.join('\n'), 'text', EVIDENCE_TAIL));
+    parts.push(fenced(v.outputTail, 'text', EVIDENCE_TAIL));
+  }
   else parts.push('No tree was verified.');
   if (last && !(v && last.tree === v.tree)) parts.push(`The last test run (step ${last.step}, exit ${last.exitCode ?? 'unknown'}):`, fenced(last.output, 'text', EVIDENCE_TAIL));
   return parts.join('\n\n');

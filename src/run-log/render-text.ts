@@ -29,7 +29,10 @@ export function renderRunLogText(log: RunLog, options: TextOptions = {}): string
     for (const n of s.notes) lines.push(`  ${n.kind}: ${firstLine(n.text)}`);
   }
   lines.push('');
-  if (log.verified) lines.push(`verified tree ${log.verified.tree} (${log.verified.command}, ${seconds(log.verified.durationMs)})`);
+  if (log.verified) {
+    lines.push(`verified tree ${log.verified.tree} (${log.verified.command}, exit ${log.verified.exitCode}, ${seconds(log.verified.durationMs)})`);
+    lines.push(...log.verified.tests);
+  }
   else lines.push('no verified tree');
   lines.push(`end: ${endSentence(log)}${log.end ? ` ${log.end.reason}` : ''}`);
   if (log.end?.summary) lines.push(`summary: ${firstLine(log.end.summary)}`);

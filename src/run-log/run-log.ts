@@ -1,4 +1,6 @@
-import type { JournalRecord, RepairKind } from '../agent/journal-schema.js';
+import type { z } from 'zod';
+import type { JournalRecord, RepairKind, verifiedTreeSchema } from '../agent/journal-schema.js';
+import { evidenceLines } from '../agent/tools/test-verdict-text.js';
 import { redactText } from '../util/redact-text.js';
 import { callArguments, exitOf, shortArguments } from './call-summary.js';
 
@@ -59,11 +61,22 @@ export interface RunLog {
   steps: RunStep[];
   tests: TestRun[];
   /** The last verified tree: the evidence. */
-  verified: { tree: string; command: string; durationMs: number; outputTail: string } | null;
+  verified: RunVerified | null;
   /** Calls a resume answered (a crash interrupted the run), counted. */
   repaired: number;
   /** null while the run goes on (or when a crash ended the process before its finish record). */
   end: RunEnd | null;
+}
+
+export interface RunVerified {
+  tree: string;
+  command: string;
+  /** 0, or under `no_new_failures` the red run's code (`tests` then names what still fails). */
+  exitCode: number;
+  durationMs: number;
+  outputTail: string;
+  /** The per-test evidence against the baseline as text lines (test-verdict-text.ts `evidenceLines`); empty without. */
+  tests: string[];
 }
 
 export interface BuildOptions {
@@ -170,8 +183,9 @@ export function buildRunLog(records: readonly JournalRecord[], options: BuildOpt
   return log;
 }
 
-function verifiedOf(v: { tree: string; command: string; durationMs: number; outputTail: string }, r: (t: string) => string): NonNullable<RunLog['verified']> {
-  return { tree: v.tree, command: r(v.command), durationMs: v.durationMs, outputTail: r(v.outputTail) };
+function verifiedOf(v: z.infer<typeof verifiedTreeSchema>, r: (t: string) => string): RunVerified {
+  const tests = v.tests ? evidenceLines(v.tests).map(r) : [];
+  return { tree: v.tree, command: r(v.command), exitCode: v.exitCode, durationMs: v.durationMs, outputTail: r(v.outputTail), tests };
 }
 
 /** A note belongs to its step; one before any step (a model error on the first query) opens step 0's entry. */

@@ -28,6 +28,11 @@ function statusOf(body: string | undefined): TestStatus {
   return 'passed';
 }
 
+/** A JUnit XML document (a `<testsuite>` or `<testsuites>` root), not some other XML file. */
+export function isJunitXml(content: string): boolean {
+  return /<testsuites?\b/.test(content);
+}
+
 /**
  * JUnit XML (maven surefire's `TEST-*.xml`, gradle's `build/test-results`, `pytest --junitxml`,
  * jest-junit, …): each `<testcase classname name>`; a `<failure>` or `<error>` child is a failure,
@@ -37,7 +42,7 @@ export function parseJunitXml(files: readonly ReportFile[]): TestReport | null {
   const builder = new ReportBuilder();
   let found = false;
   for (const file of files) {
-    if (!/<testsuites?\b/.test(file.content)) continue;
+    if (!isJunitXml(file.content)) continue;
     found = true;
     for (const m of file.content.matchAll(CASE)) {
       const attrs = m[1] ?? '';

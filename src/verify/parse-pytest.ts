@@ -2,6 +2,9 @@ import { ReportBuilder, cleanLines } from './report-builder.js';
 import type { TestReport, TestStatus, TestTotals } from './test-report.js';
 
 const FINAL = /^=+ (.*\b(?:passed|failed|error|errors|skipped|deselected|xfailed|xpassed|no tests ran)\b.*) in [\d.]+s(?: \([^)]*\))? =+$/;
+/** `-q` drops the `=` rule around the final line: only counts, so nothing else reads like it. */
+const COUNT = String.raw`\d+ (?:failed|passed|errors?|skipped|deselected|xfailed|xpassed|warnings?|rerun)`;
+const FINAL_QUIET = new RegExp(String.raw`^(${COUNT}(?:, ${COUNT})*|no tests ran) in [\d.]+s(?: \([^)]*\))?$`);
 const ENTRY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED)\s+(.*)$/;
 
 function totalsOf(text: string): TestTotals {
@@ -21,11 +24,12 @@ function statusOf(word: string): TestStatus {
 /**
  * pytest's short test summary: with `-rA` every test (`PASSED nodeid`, `FAILED nodeid - msg`),
  * without it only failures and errors. `SKIPPED [n] file:line: reason` has no node id: it counts,
- * under its location. Totals from the final `=== 3 failed, 4 passed in 0.6s ===` line.
+ * under its location. Totals from the final `=== 3 failed, 4 passed in 0.6s ===` line (with `-q`,
+ * the command greenfix detects, the same line without the `=` rule).
  */
 export function parsePytest(output: string): TestReport | null {
   const lines = cleanLines(output);
-  const final = lines.map((l) => FINAL.exec(l.trim())).filter((m) => m !== null).pop();
+  const final = lines.map((l) => FINAL.exec(l.trim()) ?? FINAL_QUIET.exec(l.trim())).filter((m) => m !== null).pop();
   if (!final) return null;
   const totals = totalsOf(final[1] ?? '');
   const start = lines.findIndex((l) => /^=+ short test summary info =+$/.test(l.trim()));

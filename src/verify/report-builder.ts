@@ -7,16 +7,17 @@ const RANK: Record<TestStatus, number> = { skipped: 0, passed: 1, failed: 2 };
  * the worse status: a failure is never hidden by a later pass of a same-named test.
  */
 export class ReportBuilder {
-  private readonly byId = new Map<string, TestStatus>();
+  private readonly byId = new Map<string, TestCase>();
 
-  add(path: readonly string[], status: TestStatus): void {
-    this.addId(path.filter((p) => p.length > 0).join(ID_SEPARATOR), status);
+  add(path: readonly string[], status: TestStatus, target?: string): void {
+    this.addId(path.filter((p) => p.length > 0).join(ID_SEPARATOR), status, target);
   }
 
-  addId(id: string, status: TestStatus): void {
+  /** `target`: the test binary it ran in, for runners that stop at a failing one (cargo). */
+  addId(id: string, status: TestStatus, target?: string): void {
     if (id.length === 0) return;
     const seen = this.byId.get(id);
-    if (seen === undefined || RANK[status] > RANK[seen]) this.byId.set(id, status);
+    if (seen === undefined || RANK[status] > RANK[seen.status]) this.byId.set(id, target === undefined ? { id, status } : { id, status, target });
   }
 
   get size(): number {
@@ -25,7 +26,7 @@ export class ReportBuilder {
 
   /** The report; totals counted from the tests unless the format's own summary is given. */
   build(format: string, listsPassing: boolean, totals?: TestTotals): TestReport {
-    const tests: TestCase[] = [...this.byId].map(([id, status]) => ({ id, status }));
+    const tests: TestCase[] = [...this.byId.values()];
     return { format, tests, totals: totals ?? countTotals(tests), listsPassing };
   }
 }

@@ -5,6 +5,8 @@ export interface TestCase {
   /** Suite path + name, joined by " > " (a runner's own id where it has one: pytest, go, cargo). */
   id: string;
   status: TestStatus;
+  /** The test binary or target it belongs to, where the runner runs them one by one (cargo). */
+  target?: string;
 }
 
 export interface TestTotals {
@@ -25,6 +27,11 @@ export interface TestReport {
    * vitest's default summary, pytest without -rA, go test without -v): totals still count all.
    */
   listsPassing: boolean;
+  /**
+   * Set when the runner stopped at a failing target and never started the rest (cargo test's
+   * default fail-fast): the targets that ran. A test of any other target was not reached.
+   */
+  stoppedEarly?: { ranTargets: string[] };
 }
 
 /** A file a runner wrote (JUnit XML), read for the host from inside the sandbox. */

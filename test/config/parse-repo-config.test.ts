@@ -36,6 +36,13 @@ describe('parseRepoConfig', () => {
     ]);
   });
 
+  it('tests.allow_removed: off by default, a boolean, strict', () => {
+    expect(defaultRepoConfig().tests).toEqual({ allow_removed: false });
+    expect(parseRepoConfig({ tests: { allow_removed: true } })).toMatchObject({ ok: true, config: { tests: { allow_removed: true } } });
+    expect(problemsOf({ tests: { allow_removed: 'yes' } })).toEqual(['tests.allow_removed: must be true or false (not text)']);
+    expect(problemsOf({ tests: { allow_removal: true } })).toEqual(['tests: unknown key `allow_removal` (did you mean `allow_removed`?)']);
+  });
+
   it('limits: open_prs and prs_per_hour, whole numbers from 1, unset by default (no limit), strict', () => {
     expect(defaultRepoConfig().limits).toEqual({});
     expect(parseRepoConfig({ limits: { open_prs: 3, prs_per_hour: 1 } })).toMatchObject({ ok: true, config: { limits: { open_prs: 3, prs_per_hour: 1 } } });

@@ -1,4 +1,4 @@
-import { compareReports } from '../../src/verify/compare-reports.js';
+import { compareReports, emptyComparison } from '../../src/verify/compare-reports.js';
 import { countTotals } from '../../src/verify/report-builder.js';
 import type { TestReport, TestStatus } from '../../src/verify/test-report.js';
 import { decideVerification, needsRerun } from '../../src/verify/verify-policy.js';
@@ -12,17 +12,31 @@ function report(tests: Record<string, TestStatus>, listsPassing = true, total?: 
 const base = report({ a: 'passed', b: 'failed', c: 'failed', d: 'passed', e: 'skipped' });
 
 describe('compareReports', () => {
-  test('fixed, broken, still failing, new passing, new failing, missing', () => {
+  test('fixed, broken, still failing, new passing, new failing, removed', () => {
     const after = report({ a: 'failed', b: 'passed', c: 'failed', e: 'passed', n1: 'passed', n2: 'failed' });
     expect(compareReports(base, after)).toEqual({
+      ...emptyComparison(),
       fixed: ['b'],
       broken: ['a'],
       stillFailing: ['c'],
       newPassing: ['n1'],
       newFailing: ['n2'],
-      flaky: [],
-      missing: ['d'],
+      removed: ['d'],
     });
+  });
+
+  test('removed: every test that ran on the base (passed or failed) and did not run; now skipped likewise', () => {
+    const after = report({ a: 'skipped', e: 'skipped', d: 'passed' });
+    const c = compareReports(base, after);
+    expect(c.removed).toEqual(['b', 'c']);
+    expect(c.nowSkipped).toEqual(['a']);
+    // e was skipped on the base and is skipped now: not news; skipped on the base and gone: not news either
+    expect(compareReports(base, report({ a: 'passed', b: 'failed', c: 'failed', d: 'passed' }))).toEqual({ ...emptyComparison(), stillFailing: ['b', 'c'] });
+  });
+
+  test('a summary-only run cannot name what did not run: nothing is listed as removed', () => {
+    const after = report({ c: 'failed' }, false, 3);
+    expect(compareReports(base, after).removed).toEqual([]);
   });
 
   test('a broken test that passes on the rerun is flaky, neither fixed nor broken', () => {
@@ -62,7 +76,7 @@ describe('decideVerification', () => {
     const d = decideVerification('no_new_failures', base, red(fixedOne));
     expect(d.verified).toBe(true);
     expect(d.mode).toBe('no_new_failures');
-    expect(d.reason).toBe('no test that passed on the base fails; still failing as on the base: c');
+    expect(d.reason).toBe('no new failures (verify_mode no_new_failures); still failing: c');
     expect(d.comparison).toMatchObject({ fixed: ['b'], stillFailing: ['c'], broken: [] });
   });
 
@@ -79,10 +93,12 @@ describe('decideVerification', () => {
 
   test('no_new_failures: nothing fixed, a new failing test, a deleted test, a timeout: all refused', () => {
     expect(decideVerification('no_new_failures', base, red({ a: 'passed', b: 'failed', c: 'failed', d: 'passed' })).reason).toBe(
-      'no test that failed on the base passes now, and no new test passes',
+      'no test that failed on the base passes now, and no new test passes: fix a failing test, or add a test that passes',
     );
     expect(decideVerification('no_new_failures', base, red({ ...fixedOne, n: 'failed' })).reason).toBe('new tests fail: n');
-    expect(decideVerification('no_new_failures', base, red({ a: 'passed', b: 'passed', c: 'failed' })).reason).toBe('tests that passed on the base did not run: d');
+    expect(decideVerification('no_new_failures', base, red({ a: 'passed', b: 'passed', c: 'failed' })).reason).toBe(
+      'tests that ran on the base did not run: d — restore them (deleting, renaming or skipping a test is not a fix)',
+    );
     expect(decideVerification('no_new_failures', base, { ...red(fixedOne), timedOut: true }).verified).toBe(false);
   });
 

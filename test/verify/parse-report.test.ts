@@ -1,22 +1,6 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseReport } from '../../src/verify/parse-report.js';
 import { parseJunitXml } from '../../src/verify/parse-junit-xml.js';
-import type { TestReport } from '../../src/verify/test-report.js';
-
-const ROOT = join(import.meta.dirname, '..', 'fixtures', 'reports');
-const read = (runner: string, file: string) => readFileSync(join(ROOT, runner, file), 'utf8');
-const xmlFiles = (runner: string) =>
-  readdirSync(join(ROOT, runner))
-    .filter((f) => f.endsWith('.xml'))
-    .sort()
-    .map((f) => ({ path: f, content: read(runner, f) }));
-
-/** `p:id` / `f:id` / `s:id`, sorted: the whole per-test picture in one comparable list. */
-function picture(r: TestReport | null): string[] {
-  if (!r) throw new Error('no report');
-  return r.tests.map((t) => `${t.status[0]}:${t.id}`).sort();
-}
+import { picture, readFixture as read, xmlFixtures as xmlFiles } from './report-fixtures.js';
 
 // The same sample in every JS runner: math > {adds ✓, subtracts ✗, multiplies skipped,
 // nested > divides ✓}, top level passes ✓, top level todo, strings > {upper ✓, fails on purpose ✗}.
@@ -90,6 +74,28 @@ describe('parseReport on real runner output', () => {
     expect(r?.totals).toEqual({ passed: 4, failed: 3, skipped: 1, total: 8 });
   });
 
+  test('pytest -q (the command greenfix detects): the final line has no rule; failures by node id, the rest as totals', () => {
+    const r = parseReport(read('pytest', 'q.txt'));
+    expect(r?.format).toBe('pytest (summary)');
+    expect(picture(r)).toEqual(PYTEST_FAILED);
+    expect(r?.totals).toEqual({ passed: 4, failed: 3, skipped: 1, total: 8 });
+    expect(r?.listsPassing).toBe(false);
+  });
+
+  test('pytest -q -rA: every test', () => {
+    const r = parseReport(read('pytest', 'q-rA.txt'));
+    expect(r?.format).toBe('pytest -rA');
+    expect(picture(r)).toEqual(picture(parseReport(read('pytest', 'rA.txt'))));
+    expect(r?.totals).toEqual({ passed: 4, failed: 3, skipped: 1, total: 8 });
+    expect(r?.listsPassing).toBe(true);
+  });
+
+  test('pytest -q, all passing: dots and one count line', () => {
+    const r = parseReport(read('pytest', 'passing-run/q.txt'));
+    expect(r).toMatchObject({ format: 'pytest (summary)', tests: [], listsPassing: false });
+    expect(r?.totals).toEqual({ passed: 7, failed: 0, skipped: 1, total: 8 });
+  });
+
   test('pytest --junitxml: the XML beats the summary-only output', () => {
     const r = parseReport(read('pytest', 'default.txt'), xmlFiles('pytest'));
     expect(r?.format).toBe('JUnit XML');
@@ -139,6 +145,19 @@ describe('parseReport on real runner output', () => {
       's:src/lib.rs > tests::multiplies',
     ]);
     expect(all?.totals).toEqual({ passed: 3, failed: 2, skipped: 1, total: 6 });
+  });
+
+  test('cargo test: each test keeps its target; a run that stopped at a failing target says which ran', () => {
+    const stopped = parseReport(read('cargo', 'fail-fast.txt'));
+    expect(stopped?.stoppedEarly).toEqual({ ranTargets: ['src/lib.rs'] });
+    expect(stopped?.tests).toContainEqual({ id: 'src/lib.rs > tests::subtracts', status: 'failed', target: 'src/lib.rs' });
+    // --no-fail-fast runs every target, one failing or two: nothing was left unreached
+    expect(parseReport(read('cargo', 'no-fail-fast.txt'))?.stoppedEarly).toBeUndefined();
+    expect(parseReport(read('cargo', 'no-fail-fast-one-target.txt'))?.stoppedEarly).toBeUndefined();
+    const all = parseReport(read('cargo', 'all-pass.txt'));
+    expect(all?.stoppedEarly).toBeUndefined();
+    expect(all?.tests).toContainEqual({ id: 'tests/strings.rs > upper', status: 'passed', target: 'tests/strings.rs' });
+    expect(all?.totals).toEqual({ passed: 5, failed: 0, skipped: 1, total: 6 });
   });
 
   test('maven surefire: JUnit XML files (the console summary alone has no per-test passes)', () => {

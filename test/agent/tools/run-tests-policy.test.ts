@@ -51,7 +51,7 @@ describe('run_tests under verify_mode, against a baseline', () => {
       format: 'node --test (TAP)',
       comparison: { fixed: ['b'], stillFailing: ['c'], broken: [], flaky: [] },
     });
-    expect(r.output).toMatch(/^tests ran \(exit code 1 in [\d.]+s; verify_mode no_new_failures: no test that passed on the base fails; still failing as on the base: c\)/);
+    expect(r.output).toMatch(/^tests ran \(exit code 1 in [\d.]+s; verify_mode no_new_failures: no new failures \(verify_mode no_new_failures\); still failing: c\)/);
     expect(r.output).toMatch(/\nfail → pass: b\n/);
   });
 
@@ -75,7 +75,7 @@ describe('run_tests under verify_mode, against a baseline', () => {
     expect(r.ok).toBe(true);
     expect(r.verified?.exitCode).toBe(0);
     expect(r.verified?.tests?.comparison).toMatchObject({ flaky: ['flip'], broken: [], fixed: ['b', 'c'] });
-    expect(r.output).toMatch(/\nflaky \(failed, then passed on a rerun\): flip\n/);
+    expect(r.output).toMatch(/\nflaky \(failed, then passed when rerun; not counted as fixed or broken\): flip\n/);
   });
 
   it('no_new_failures with output greenfix cannot read: says so and falls back to all_pass', async () => {
