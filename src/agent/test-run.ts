@@ -2,7 +2,7 @@ import { closeSync } from 'node:fs';
 import type { ReadOnlyBind, SandboxResult, SandboxRunner } from '../sandbox/types.js';
 import { lastLines } from '../util/clip.js';
 import { openRegularFile, readFd } from '../util/regular-file.js';
-import { parseReport } from '../verify/parse-report.js';
+import { readTestReport } from '../verify/parse-report.js';
 import type { TestReport } from '../verify/test-report.js';
 import { collectReportFiles, reportFilesBefore, type ReportFilePlace } from './tools/report-files.js';
 import { claimScratchFile } from './tools/scratch.js';
@@ -40,6 +40,8 @@ export interface TestRun {
   report: TestReport | null;
   /** Report files that were there before the run started, so not counted. */
   ignoredReports: string[];
+  /** Set when the report files this run wrote disagree with what the runner printed: a failure. */
+  reportConflict?: string;
 }
 
 /**
@@ -71,15 +73,11 @@ export async function runTestCommand(input: TestRunInput): Promise<TestRun> {
     ...(input.signal ? { signal: input.signal } : {}),
   });
   const output = readRange(outputFile, false, REPORT_READ_BYTES) ?? `${result.stdout}${result.stderr}`;
-  let report = parseReport(output);
-  let ignoredReports: string[] = [];
-  // No per-test listing in the output: the run may have written JUnit XML (maven, gradle, pytest).
-  if (!report?.listsPassing && !result.timedOut && !result.aborted) {
-    const written = await collectReportFiles(files, before);
-    ignoredReports = written.ignored;
-    if (written.files.length > 0) report = parseReport(output, written.files);
-  }
-  return { result, outputFile, report, ignoredReports };
+  // JUnit XML the run wrote (maven, gradle, pytest --junitxml) is read too, and must agree with the output.
+  const written = result.timedOut || result.aborted ? { files: [], ignored: [] } : await collectReportFiles(files, before);
+  const reading = readTestReport(output, written.files);
+  if (!reading.agree) return { result, outputFile, report: reading.output, ignoredReports: written.ignored, reportConflict: reading.reason };
+  return { result, outputFile, report: reading.report, ignoredReports: written.ignored };
 }
 
 /** The last lines of a run's combined, in-order output; the captured streams when the file is unreadable. */

@@ -21,6 +21,8 @@ Options:
   --setup CMD            dependency install command, run with network (default: detected)
   --verify-mode MODE     all_pass (default: the whole command passes) or no_new_failures
                          (nothing that passed on the base fails, a failing or new test passes)
+  --allow-removed-tests  a tree on which tests that ran on the base are gone or skipped may
+                         still verify (they are listed); default: such a tree is not verified
   --model M              model name (default: $GREENFIX_MODEL); scripted:FILE replays a script
   --max-steps N          step budget (default ${DEFAULT_BUDGETS.maxSteps})
   --max-tokens N         token budget, prompt + completion (default ${DEFAULT_BUDGETS.maxTokens})
@@ -44,6 +46,8 @@ const FixOptionsSchema = z.strictObject({
   model: z.string().trim().min(1).optional(),
   /** Absent: the repository's `verify_mode` (or all_pass). */
   verifyMode: z.enum(['all_pass', 'no_new_failures']).optional(),
+  /** The repository's `tests.allow_removed`, locally. */
+  allowRemovedTests: z.boolean().default(false),
   maxSteps: positiveInt.default(DEFAULT_BUDGETS.maxSteps),
   maxTokens: positiveInt.default(DEFAULT_BUDGETS.maxTokens),
   timeoutMinutes: positiveInt.default(DEFAULT_BUDGETS.timeoutMinutes),
@@ -64,6 +68,7 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
         verify: { type: 'string' },
         setup: { type: 'string' },
         'verify-mode': { type: 'string' },
+        'allow-removed-tests': { type: 'boolean' },
         model: { type: 'string' },
         'max-steps': { type: 'string' },
         'max-tokens': { type: 'string' },
@@ -83,6 +88,7 @@ export function parseFixOptions(argv: string[], cwd: string): FixOptions | 'help
     verify: values.verify,
     setup: values.setup,
     verifyMode: values['verify-mode'],
+    allowRemovedTests: values['allow-removed-tests'],
     model: values.model,
     maxSteps: values['max-steps'],
     maxTokens: values['max-tokens'],

@@ -55,7 +55,7 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     ...(parts.caches ? { caches: parts.caches } : {}),
     warn: (message) => stderr(`greenfix: warning: ${message}`),
     now: Date.now,
-    tests: { mode: options.verifyMode ?? 'all_pass', cacheDir: baselineCacheDir(run.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: parts.baseName ?? 'the base' },
+    tests: { mode: options.verifyMode ?? 'all_pass', cacheDir: baselineCacheDir(run.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: parts.baseName ?? 'the base', allowRemovedTests: options.allowRemovedTests === true },
     onPhase: (phase, detail) => stderr(`greenfix: ${phase}: ${detail}`),
     onSetupDone: (setup) => stderr(`greenfix: setup: done: ${setupSummary(parts.commands.setup ?? '', setup)}`),
     onBaseline: (line, cached) => stderr(`greenfix: baseline ${line}${cached ? ' (cached: not run again)' : ''}`),

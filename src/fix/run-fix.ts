@@ -49,6 +49,8 @@ export interface FixTestsDeps {
   timeoutMs: number;
   /** How the base is named to people: "main", "feature-x @ 1a2b3c4". */
   where: string;
+  /** The repository's `tests.allow_removed` (default false). */
+  allowRemovedTests?: boolean;
 }
 
 export type FixResult = (
@@ -108,7 +110,7 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
   const journal = deps.openJournal(deps.paths.journal);
   let outcome: AgentOutcome;
   try {
-    const tests = deps.tests ? { mode: deps.tests.mode, baseline: state.baseline?.report ?? null, baselineSummary: state.baseline?.summary ?? null } : undefined;
+    const tests = deps.tests ? { mode: deps.tests.mode, baseline: state.baseline?.report ?? null, baselineSummary: state.baseline?.summary ?? null, allowRemovedTests: deps.tests.allowRemovedTests === true } : undefined;
     const toolContext = tests ? { ...deps.agent.toolContext, tests } : deps.agent.toolContext;
     const agentDeps: AgentDeps = { ...deps.agent, toolContext, journal };
     const task = note ? `${state.task}\n\n${note}` : state.task;

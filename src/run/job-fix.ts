@@ -176,7 +176,7 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     warn: jobWarn(input),
     signal,
     now: env.now,
-    tests: { mode: config.verify_mode, cacheDir: baselineCacheDir(env.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: target.baseRef.replace(/^refs\/(heads\/)?/, '') },
+    tests: { mode: config.verify_mode, cacheDir: baselineCacheDir(env.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: target.baseRef.replace(/^refs\/(heads\/)?/, ''), allowRemovedTests: config.tests.allow_removed },
     onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
     setupAllow: config.network.allow,
     onSetupDone: (setup) => void reporter.phase('setup', 'done', setupSummary(commands.setup ?? '', setup)),

@@ -11,6 +11,8 @@ export interface RunOutcome {
   exitCode: number;
   timedOut: boolean;
   report: TestReport | null;
+  /** The run's report files disagreed with what the runner printed (readTestReport): never verified. */
+  reportConflict?: string;
 }
 
 /** What a repository allows beyond its verify_mode (`.github/greenfix.yml`). */
@@ -59,6 +61,8 @@ export function decideVerification(mode: VerifyMode, base: TestReport | null, ru
       : 'verify_mode no_new_failures: the baseline run printed no test report greenfix can read, so the whole command must pass (all_pass)';
   }
   const no = (decidedBy: VerifyMode, reason: string): VerifyDecision => ({ verified: false, mode: decidedBy, comparison, reason, fallback });
+  const conflict = run.reportConflict ?? rerun?.reportConflict;
+  if (conflict) return no(comparison ? mode : 'all_pass', conflict);
   if (mode === 'all_pass' || !comparison) {
     if (exitOk && removal && !allowed) return no('all_pass', removal.instruction);
     if (exitOk) return { verified: true, mode: 'all_pass', comparison, reason: `the test command exited 0${allowedNote}`, fallback };

@@ -21,7 +21,7 @@ export interface GateVerdict {
 /** A run's outcome for verify_mode: a run killed for any reason counts as timed out (never verified). */
 export function outcomeOf(run: TestRun): RunOutcome {
   const r = run.result;
-  return { exitCode: r.exitCode ?? -1, timedOut: r.timedOut || r.aborted, report: run.report };
+  return { exitCode: r.exitCode ?? -1, timedOut: r.timedOut || r.aborted, report: run.report, ...(run.reportConflict ? { reportConflict: run.reportConflict } : {}) };
 }
 
 /** One run of the verify command in the clean room. */
@@ -56,7 +56,7 @@ export async function cleanRoomGate(ctx: ToolContext, command: string, tree: str
     room.dispose();
   }
   const firstOutcome = outcomeOf(first);
-  const decision = decideVerification(mode, baseline, firstOutcome, again ? outcomeOf(again) : null);
+  const decision = decideVerification(mode, baseline, firstOutcome, again ? outcomeOf(again) : null, { allowRemovedTests: ctx.tests?.allowRemovedTests === true });
   const last = again ?? first;
   const tail = clipHeadTail(testOutputTail(last), Math.max(500, ctx.limits.outputChars - 1500));
   const verdict = { decision, run: first, outcome: firstOutcome, tail, timings: room.timings };

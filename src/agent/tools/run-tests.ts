@@ -65,7 +65,7 @@ async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> 
   const first = await runOnce(ctx, command);
   const rerun = untouched(first) && needsRerun(baseline, first.outcome) ? await runOnce(ctx, command) : null;
   const last = rerun ?? first;
-  const decision = decideVerification(mode, baseline, first.outcome, rerun?.outcome ?? null);
+  const decision = decideVerification(mode, baseline, first.outcome, rerun?.outcome ?? null, { allowRemovedTests: ctx.tests?.allowRemovedTests === true });
   const tail = clipHeadTail(testOutputTail(last.run), Math.max(500, limits.outputChars - 500));
   const notes = artefactNote([...first.artefacts, ...(rerun?.artefacts ?? [])]);
   const full = `[full output: ${last.run.outputFile} (read_file it)]${notes}`;

@@ -25,6 +25,8 @@ export interface TestPolicy {
   /** The base tree's test report; null when its output could not be read (exit code only). */
   baseline: TestReport | null;
   baselineSummary: BaselineSummary | null;
+  /** `tests.allow_removed`: base tests removed or skipped now may still verify (they are listed). Default false. */
+  allowRemovedTests?: boolean;
 }
 
 export interface ToolLimits {

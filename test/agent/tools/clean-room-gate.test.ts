@@ -69,6 +69,15 @@ describe('run_tests: the clean-room gate', () => {
     expect(r.verified).toBeUndefined();
   });
 
+  it('a report file the run writes that disagrees with what the runner printed is a failure, named', async () => {
+    const tap = 'printf "TAP version 13\\nok 1 - a\\nnot ok 2 - b\\n1..2\\n"';
+    const junit = `printf '<testsuite name="s" tests="2" failures="0"><testcase classname="s" name="a"/><testcase classname="s" name="b"/></testsuite>' > junit.xml`;
+    await open({ '.gitignore': 'junit.xml\n', 'test.sh': `${junit}\n${tap}\nexit 0\n` }, null);
+    const r = await runTests('bash test.sh');
+    expect(r.ok).toBe(false);
+    expect(r.output).toMatch(/not verified: the report file junit\.xml says 2 passed, 0 failed \(2 in all\); the runner printed 1 passed, 1 failed \(2 in all\)/);
+  });
+
   it('the evidence is the clean room run, not the worktree run', async () => {
     await open({ '.gitignore': 'marker\n', 'test.sh': 'cat marker 2>/dev/null || echo "no marker here"\ngrep -qx fixed lib.txt\n' }, null);
     await sh('echo "worktree only" > marker');
