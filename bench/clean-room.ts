@@ -67,6 +67,8 @@ export async function benchCleanRoom(options: CleanRoomBenchOptions): Promise<Cl
     await git(['init', '-q', '-b', 'main'], { cwd: mirror });
     await git(['add', '-A'], { cwd: mirror });
     await git(['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-m', 'base'], { cwd: mirror });
+    // Packed, as a fetched mirror is: a checkout then opens one pack, not a file per object.
+    await git(['repack', '-adq'], { cwd: mirror });
 
     const workspace = await addWorktree({ repo: mirror, path: join(dir, 'job', 'worktree'), ref: 'HEAD', stateDir: join(dir, 'job', 'state') });
     chmodSync(join(dir, 'job'), 0o711);

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 import { generateKeyPairSync } from 'node:crypto';
+import { benchCleanRoom } from './clean-room.js';
 import { benchContextTokens } from './context-tokens.js';
 import { benchDepCacheSetup } from './dep-cache-setup.js';
 import { benchFixPeakRss, benchServeIdleRss } from './peak-rss.js';
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
   const webhookAck = await benchWebhookAck({ sandbox });
   log('dependency cache: jest from registry.npmjs.org, cold vs warm npm cache vs restored…');
   const depCache = await benchDepCacheSetup({ sandbox, log });
+  log('clean-room gate: a dayjs-sized repository (1,100 tracked files) with jest from the registry, cold npm ci vs the gate\'s own overhead…');
+  const cleanRoom = await benchCleanRoom({ sandbox, trackedFiles: 1_100, devDependencies: { jest: '29.7.0' }, verify: 'node node_modules/jest/bin/jest.js --version', runs: 5, log });
   log('label → first model request (app, npm project with a lockfile, cold then 3 warm: mirror + dependency cache)…');
   const labelToModel = await benchLabelToModel({ sandbox });
   log('peak RSS: greenfix fix (10 steps), greenfix serve idle and with one job running…');
@@ -56,7 +59,7 @@ async function main(): Promise<void> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
   const serveRss = await benchServeIdleRss({ env: process.env, privateKey });
   const serveBusyRss = await benchServeBusyRss({ env: process.env });
-  const results: BenchResults = { contextTokens, treeHash, stepOverhead, sandboxCommand, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, load, depCache, fixRss, serveRss, labelToModel, serveBusyRss };
+  const results: BenchResults = { contextTokens, treeHash, stepOverhead, sandboxCommand, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, load, depCache, cleanRoom, fixRss, serveRss, labelToModel, serveBusyRss };
   process.stdout.write(`${formatTable(results)}\n`);
   process.stdout.write(`${JSON.stringify(results)}\n`);
 }

@@ -1,3 +1,4 @@
+import type { CleanRoomBench } from './clean-room.js';
 import type { ContextTokensBench } from './context-tokens.js';
 import type { DepCacheBench } from './dep-cache-setup.js';
 import { depCacheRows } from './dep-cache-rows.js';
@@ -25,6 +26,8 @@ export interface BenchResults {
   load: LoadBench;
   /** Issue 15: setup cold vs restored (needs the npm registry), peak RSS of fix and serve. */
   depCache?: DepCacheBench;
+  /** Issue 20: the clean-room gate's own overhead against a cold setup (needs the npm registry). */
+  cleanRoom?: CleanRoomBench;
   fixRss?: PeakRssBench;
   serveRss?: ServeRssBench;
   labelToModel?: LabelToModelBench;
@@ -55,7 +58,20 @@ export function formatTable(r: BenchResults): string {
   rows.push(...webhookAckRows(r.webhookAck));
   rows.push(...loadRows(r.load));
   rows.push(...depCacheRows(r.depCache, r.fixRss, r.serveRss, r.labelToModel, r.serveBusyRss));
+  if (r.cleanRoom) rows.push(...cleanRoomRows(r.cleanRoom));
   return render(rows);
+}
+
+/** The gate's own cost per verdict (materialise + restore, no test run) against a cold setup, and beside the test run. */
+export function cleanRoomRows(c: CleanRoomBench): Row[] {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const ok = c.gateMs <= 1_000 && c.ratio <= 0.1;
+  return [
+    [`clean-room gate, ${n(c.trackedFiles)} tracked + ${n(c.stateFiles)} setup files`, s(c.gateMs), `${s(c.setupMs)} cold npm ci`, fixed(c.ratio, 3), `≤ 1 s and ≤ 0.1${met(ok)}`],
+    ['  materialise the tree / restore the setup state', `${s(c.materialiseMs)} / ${s(c.restoreMs)}`, '', '', ''],
+    ['  the test run in the room (for scale)', s(c.testMs), `${s(c.gateMs)} gate overhead`, fixed(c.gateMs / Math.max(1, c.testMs), 2), ''],
+    ['  keeping setup\'s state (once per fix, after setup)', s(c.keepMs), `${s(c.setupMs)} cold npm ci`, fixed(c.keepMs / c.setupMs, 3), ''],
+  ];
 }
 
 function render(rows: Row[]): string {
