@@ -64,3 +64,40 @@ describe('greenfix fix: the clean-room gate', () => {
     expect(r.stderr).toMatch(/in a clean room of the tree alone/);
   });
 });
+
+/** The runner exits 1 and prints no report; `adds` failed on the base (a JUnit file the base run wrote). */
+const JUNIT_REPO = {
+  '.gitignore': 'junit.xml\n',
+  'lib.sh': 'add() { echo $(( $1 - $2 )); }\n',
+  'test.sh': `#!/bin/bash
+. ./lib.sh
+ok=0; [ "$(add 2 3)" = 5 ] && ok=1
+if [ -n "$WRITE_REPORT" ] || [ ! -e junit.xml ]; then
+  if [ $ok = 1 ]; then f=''; else f='<failure message="add 2 3"/>'; fi
+  printf '<testsuite name="math" tests="1" failures="%s"><testcase classname="math" name="adds">%s</testcase></testsuite>' $((1 - ok)) "$f" > junit.xml
+fi
+[ $ok = 1 ]
+`,
+};
+const PLANT = `printf '<testsuite name="math" tests="1" failures="0"><testcase classname="math" name="adds"/></testsuite>' > junit.xml`;
+
+describe('greenfix fix: a planted report', () => {
+  let dir: string;
+  let repo: string;
+  beforeEach(() => {
+    dir = tempDir('greenfix-planted-');
+    repo = makeRepo(join(dir, 'repo'), JUNIT_REPO);
+  });
+  afterEach(() => cleanup(dir));
+
+  it('a JUnit file the model wrote, saying the failing test passes, does not verify under no_new_failures: no commit', async () => {
+    const script = writeScript(dir, [[['run', { command: PLANT }]], [['run_tests', {}]], [['finish', { summary: 'adds passes' }]], [['finish', { summary: 'no', gave_up: true }]]]);
+    const r = await runCli(['fix', '--repo', repo, '--task', 'add subtracts', '--verify', 'bash test.sh', '--verify-mode', 'no_new_failures', '--model', `scripted:${script}`, '--json'], { GREENFIX_WORKDIR: join(dir, 'work') });
+    expect(r.code).toBe(1);
+    expect(r.json).toMatchObject({ commit: null });
+    expect(branches(repo)).toEqual([]);
+    expect(r.stderr).toMatch(/baseline on main @ \w+: 1 tests, 1 failing: math > adds/);
+    const journal = readFileSync(join(String(/worktree kept for inspection: (\S+)\/worktree/.exec(r.stderr)?.[1]), 'journal.jsonl'), 'utf8');
+    expect(journal).toMatch(/report files that were there before the run started do not count: junit\.xml/);
+  });
+});

@@ -67,7 +67,8 @@ async function runTests(ctx: ToolContext, command: string): Promise<ToolResult> 
   const last = rerun ?? first;
   const decision = decideVerification(mode, baseline, first.outcome, rerun?.outcome ?? null, { allowRemovedTests: ctx.tests?.allowRemovedTests === true });
   const tail = clipHeadTail(testOutputTail(last.run), Math.max(500, limits.outputChars - 500));
-  const notes = artefactNote([...first.artefacts, ...(rerun?.artefacts ?? [])]);
+  const ignored = first.run.ignoredReports.length > 0 ? `\n[report files that were there before the run started do not count: ${first.run.ignoredReports.join(', ')}]` : '';
+  const notes = `${artefactNote([...first.artefacts, ...(rerun?.artefacts ?? [])])}${ignored}`;
   const full = `[full output: ${last.run.outputFile} (read_file it)]${notes}`;
   // Without a readable report (and no policy to explain), the output is what it always was.
   const readable = first.outcome.report !== null || decision.fallback !== null;
