@@ -1,8 +1,11 @@
 import type { FileOwner } from '../sandbox/ownership.js';
 import { describeRefusals } from '../sandbox/describe-refusals.js';
 import type { SandboxRunner, WritableBind } from '../sandbox/types.js';
+import { readdirSync } from 'node:fs';
 import type { DepCache } from '../workspace/dep-cache.js';
 import { dependencyCacheKey, type CacheKey } from '../workspace/dep-cache-key.js';
+import type { DepCacheScope } from '../workspace/dep-cache-scope.js';
+import { treeManifest } from '../workspace/tree-manifest.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import { lastLines } from '../util/clip.js';
 import { errorText } from '../util/error-text.js';
@@ -10,11 +13,11 @@ import type { RunState } from './run-state.js';
 
 export type SetupResult = NonNullable<RunState['setup']>;
 
-/** The dependency cache as one fix uses it: the workdir's cache, this repository's scope. */
+/** The dependency cache as one fix uses it: the workdir's cache, this repository's and ref's scope. */
 export interface SetupCache {
   cache: DepCache;
-  /** The repository (a job's repo id, a local checkout's path): entries never cross it. */
-  scope: string;
+  /** The repository and the ref whose entries this fix reads and writes. */
+  scope: DepCacheScope;
   /** How sandbox uids are chosen (part of the key). */
   uidScheme: string;
   /** Who owns the worktree (restored files are given to it); null = the current user. */
@@ -46,7 +49,8 @@ export async function runSetup(deps: SetupDeps, command: string): Promise<SetupR
     const { cache, scope, owner } = deps.cache;
     const { value: hit } = await deps.workspace.observe(() => cache.restore(scope, key, deps.workspace.root, owner), 'all');
     if (hit) {
-      return { exitCode: 0, timedOut: false, durationMs: Math.round(hit.durationMs), outputTail: `restored ${key.dirs.join(', ')} from the dependency cache`, cache: { result: 'hit', bytes: hit.bytes } };
+      const outputTail = `restored ${key.dirs.join(', ')} from the dependency cache`;
+      return { exitCode: 0, timedOut: false, durationMs: Math.round(hit.durationMs), outputTail, cache: { result: 'hit', bytes: hit.bytes }, dependencies: `cache:${hit.manifest}` };
     }
   }
   const { value: r, created, changed } = await deps.workspace.observe(
@@ -64,7 +68,8 @@ export async function runSetup(deps: SetupDeps, command: string): Promise<SetupR
     'all',
   );
   const outputTail = lastLines(`${r.stdout}\n${r.stderr}`.trim(), 40);
-  const result: SetupResult = { exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, outputTail, ...(r.egress ? { egress: r.egress } : {}) };
+  const dependencies = installedState(deps);
+  const result: SetupResult = { exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, outputTail, ...(r.egress ? { egress: r.egress } : {}), ...(dependencies ? { dependencies } : {}) };
   if (!deps.cache || !key) return result;
   if (r.exitCode !== 0 || r.timedOut || r.aborted) return { ...result, cache: { result: 'miss', bytes: 0 } };
   // A hit restores only the installed directories: a setup that also wrote elsewhere (a postinstall
@@ -79,6 +84,32 @@ export async function runSetup(deps: SetupDeps, command: string): Promise<SetupR
     return null;
   });
   return { ...result, cache: { result: stored ? 'stored' : 'miss', bytes: stored?.bytes ?? 0 } };
+}
+
+/**
+ * What setup left, as one digest: the manifest (tree-manifest.ts) of the whole worktree but `.git`,
+ * ignored files included, taken after its processes are gone. Null when it cannot be read (the
+ * baseline is then not cached).
+ */
+function installedState(deps: SetupDeps): string | null {
+  try {
+    const names = readdirSync(deps.workspace.root).filter((name) => name !== '.git');
+    return `installed:${treeManifest(deps.workspace.root, names).digest}`;
+  } catch (error) {
+    deps.warn?.(`the state setup left could not be read (${errorText(error)}): the baseline is not cached`);
+    return null;
+  }
+}
+
+/**
+ * The dependency state a baseline ran against, for its cache key (baseline-cache.ts): `cache:` and
+ * the restored entry's manifest, `installed:` and the manifest of the worktree setup left, or
+ * `none` without a setup. A run state from before this field names itself, unique to the run, so
+ * its baseline is never shared.
+ */
+export function dependencyState(state: Pick<RunState, 'setup' | 'baseCommit' | 'createdAt'>): string {
+  if (!state.setup) return 'none';
+  return state.setup.dependencies ?? `unrecorded:${state.baseCommit}:${state.createdAt}`;
 }
 
 async function cacheKey(deps: SetupDeps, cache: SetupCache, command: string): Promise<CacheKey | null> {
