@@ -14,14 +14,11 @@ export type BaselineEntry = Omit<z.infer<typeof CacheSchema>, 'version'>;
 
 /**
  * The cache key: the base tree, the verify command, the setup command and the dependency state the
- * run saw (setup-phase.ts `dependencyState`: the restored cache entry's or the fresh install's
- * manifest), so a result obtained against one node_modules never stands for another — a poisoned
- * entry's "exit 0" does not outlive the entry. Without `dependencies` (a caller not passing it yet)
- * the key is the one of before, which is version 1's and never matches a key with it.
+ * run saw (setup-phase.ts `dependencyState`), so a result obtained against one node_modules never
+ * stands for another — a poisoned entry's "exit 0" does not outlive the entry.
  */
-export function baselineKey(baseTree: string, verify: string, setup: string | null, dependencies?: string): string {
-  const parts = dependencies === undefined ? [baseTree, verify, setup] : [baseTree, verify, setup, dependencies];
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+export function baselineKey(baseTree: string, verify: string, setup: string | null, dependencies: string): string {
+  return createHash('sha256').update(JSON.stringify([baseTree, verify, setup, dependencies])).digest('hex');
 }
 
 /** `<workdir>/baselines/`: host-owned, 0700, outside every worktree (the sandbox cannot reach it). */

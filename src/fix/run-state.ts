@@ -18,11 +18,6 @@ export const RunStateSchema = z.strictObject({
       timedOut: z.boolean(),
       durationMs: z.number(),
       outputTail: z.string(),
-      /**
-       * What setup left, as a digest (setup-phase.ts `dependencyState`): part of the baseline's
-       * cache key. Absent in a run state written before it existed.
-       */
-      dependencies: z.string().optional(),
       /** What the dependency cache did: restored (hit), stored this install, or neither. */
       cache: z.strictObject({ result: z.enum(['hit', 'stored', 'miss']), bytes: z.number() }).optional(),
       /**

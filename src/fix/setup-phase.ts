@@ -1,11 +1,9 @@
 import type { FileOwner } from '../sandbox/ownership.js';
 import { describeRefusals } from '../sandbox/describe-refusals.js';
 import type { SandboxRunner, WritableBind } from '../sandbox/types.js';
-import { readdirSync } from 'node:fs';
 import type { DepCache } from '../workspace/dep-cache.js';
 import { dependencyCacheKey, type CacheKey } from '../workspace/dep-cache-key.js';
 import type { DepCacheScope } from '../workspace/dep-cache-scope.js';
-import { treeManifest } from '../workspace/tree-manifest.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import { lastLines } from '../util/clip.js';
 import { errorText } from '../util/error-text.js';
@@ -49,8 +47,7 @@ export async function runSetup(deps: SetupDeps, command: string): Promise<SetupR
     const { cache, scope, owner } = deps.cache;
     const { value: hit } = await deps.workspace.observe(() => cache.restore(scope, key, deps.workspace.root, owner), 'all');
     if (hit) {
-      const outputTail = `restored ${key.dirs.join(', ')} from the dependency cache`;
-      return { exitCode: 0, timedOut: false, durationMs: Math.round(hit.durationMs), outputTail, cache: { result: 'hit', bytes: hit.bytes }, dependencies: `cache:${hit.manifest}` };
+      return { exitCode: 0, timedOut: false, durationMs: Math.round(hit.durationMs), outputTail: `restored ${key.dirs.join(', ')} from the dependency cache`, cache: { result: 'hit', bytes: hit.bytes } };
     }
   }
   const { value: r, created, changed } = await deps.workspace.observe(
@@ -68,8 +65,7 @@ export async function runSetup(deps: SetupDeps, command: string): Promise<SetupR
     'all',
   );
   const outputTail = lastLines(`${r.stdout}\n${r.stderr}`.trim(), 40);
-  const dependencies = installedState(deps);
-  const result: SetupResult = { exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, outputTail, ...(r.egress ? { egress: r.egress } : {}), ...(dependencies ? { dependencies } : {}) };
+  const result: SetupResult = { exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, outputTail, ...(r.egress ? { egress: r.egress } : {}) };
   if (!deps.cache || !key) return result;
   if (r.exitCode !== 0 || r.timedOut || r.aborted) return { ...result, cache: { result: 'miss', bytes: 0 } };
   // A hit restores only the installed directories: a setup that also wrote elsewhere (a postinstall
@@ -87,29 +83,15 @@ export async function runSetup(deps: SetupDeps, command: string): Promise<SetupR
 }
 
 /**
- * What setup left, as one digest: the manifest (tree-manifest.ts) of the whole worktree but `.git`,
- * ignored files included, taken after its processes are gone. Null when it cannot be read (the
- * baseline is then not cached).
- */
-function installedState(deps: SetupDeps): string | null {
-  try {
-    const names = readdirSync(deps.workspace.root).filter((name) => name !== '.git');
-    return `installed:${treeManifest(deps.workspace.root, names).digest}`;
-  } catch (error) {
-    deps.warn?.(`the state setup left could not be read (${errorText(error)}): the baseline is not cached`);
-    return null;
-  }
-}
-
-/**
- * The dependency state a baseline ran against, for its cache key (baseline-cache.ts): `cache:` and
- * the restored entry's manifest, `installed:` and the manifest of the worktree setup left, or
- * `none` without a setup. A run state from before this field names itself, unique to the run, so
- * its baseline is never shared.
+ * The dependency state a baseline ran against, for its cache key (baseline-cache.ts): the digest of
+ * everything setup left outside the base tree, contents included, as kept for the clean room
+ * (workspace/setup-state.ts) — a restored cache entry and a fresh install alike — or `none` without
+ * a setup. A run state from before that digest names itself, unique to the run, so its baseline is
+ * never shared.
  */
 export function dependencyState(state: Pick<RunState, 'setup' | 'baseCommit' | 'createdAt'>): string {
   if (!state.setup) return 'none';
-  return state.setup.dependencies ?? `unrecorded:${state.baseCommit}:${state.createdAt}`;
+  return state.setup.dependencyState?.digest ?? `unrecorded:${state.baseCommit}:${state.createdAt}`;
 }
 
 async function cacheKey(deps: SetupDeps, cache: SetupCache, command: string): Promise<CacheKey | null> {

@@ -181,15 +181,18 @@ describe('setup with the dependency cache', () => {
     expect(installed.cache?.result).toBe('stored');
     expect(existsSync(join(main.root, 'setup-ran'))).toBe(true);
     expect(existsSync(join(main.root, 'node_modules/.bin/test-runner'))).toBe(false);
-    // Each install is the dependency state its baseline runs against: they differ.
-    expect(installed.dependencies).toMatch(/^installed:[0-9a-f]{64}$/);
-    expect(poisoned.dependencies).not.toBe(installed.dependencies);
+    // What each setup left, kept for the clean room, is the dependency state its baseline runs against: they differ.
+    const poisonedState = await pr.keepSetupState(pr.runner.owner);
+    const installedState = await main.keepSetupState(main.runner.owner);
+    expect(installedState.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(poisonedState.digest).not.toBe(installedState.digest);
     // The pull request's next job still gets its own entry.
     const prAgain = await job('pr');
     const hit = await runSetup(deps(prAgain, cache, undefined, PR), SETUP);
     expect(hit.cache?.result).toBe('hit');
-    expect(hit.dependencies).toMatch(/^cache:[0-9a-f]{64}$/);
-    expect(dependencyState({ setup: hit, baseCommit: 'c', createdAt: 1 })).toBe(hit.dependencies);
+    const hitState = await prAgain.keepSetupState(prAgain.runner.owner);
+    expect(hitState.digest).not.toBe(installedState.digest);
+    expect(dependencyState({ setup: { ...hit, dependencyState: hitState }, baseCommit: 'c', createdAt: 1 })).toBe(hitState.digest);
   });
 
   it('an entry tampered with on disk is dropped and the setup runs for real', async () => {
