@@ -45,6 +45,7 @@ export async function benchDepCacheSetup(options: { sandbox: Sandbox; log: (m: s
     await git(['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-m', 'base'], { cwd: mirror });
 
     const cache = createDepCache({ dir: join(dir, 'dep-cache'), capBytes: 5120 * 1024 ** 2, warn: (m) => options.log(`warning: ${m}`), now: Date.now });
+    const scope = { repo: 'bench', ref: 'refs/heads/main', defaultRef: 'refs/heads/main' };
     let n = 0;
     const job = async (withCache: boolean, npmCache: string) => {
       const started = performance.now();
@@ -54,9 +55,9 @@ export async function benchDepCacheSetup(options: { sandbox: Sandbox; log: (m: s
       const runner = await options.sandbox.forJob({ workspace: workspace.root });
       try {
         const owner = runner.owner;
-        const managerCache = await prepareManagerCache(join(dir, npmCache), 'bench', owner);
+        const managerCache = await prepareManagerCache(join(dir, npmCache), scope, owner);
         const setup = await runSetup(
-          { workspace, sandbox: runner, timeoutMs: 600_000, ...(managerCache ? { managerCache } : {}), ...(withCache ? { cache: { cache, scope: 'bench', uidScheme: 'bench', owner } } : {}) },
+          { workspace, sandbox: runner, timeoutMs: 600_000, ...(managerCache ? { managerCache } : {}), ...(withCache ? { cache: { cache, scope, uidScheme: 'bench', owner } } : {}) },
           'npm ci',
         );
         if (setup.exitCode !== 0) throw new Error(`npm ci failed: ${setup.outputTail}`);

@@ -26,7 +26,7 @@ export async function benchSandboxCommand(options: { sandbox: Sandbox; env: Reco
   const { commands = 50 } = options;
   const path = options.env.PATH;
   const tool = (name: string) => findExecutable(name, path) ?? name;
-  const tools = { bwrap: tool('bwrap'), sh: tool('sh'), prlimit: tool('prlimit'), setpriv: tool('setpriv') };
+  const tools = { bwrap: tool('bwrap'), bash: tool('bash'), prlimit: tool('prlimit'), setpriv: tool('setpriv') };
   const runAs = sandboxFileOwner();
   const plain = (seccomp: boolean) => createBwrapSandbox({ tools, runAs, uids: null, cgroups: null, seccomp, appDirs: defaultAppDirs() });
   const dir = mkdtempSync(join(tmpdir(), 'gf-bench-sandbox-'));

@@ -85,7 +85,7 @@ async function doctor(options: { repo: string; verify?: string; setup?: string; 
     jobSandbox = shared ? await shared.forJob({ workspace: worktree }) : null;
     const sandbox = jobSandbox;
     const findings: DoctorFindings = sandbox
-      ? await runDoctor({ workspace, sandbox, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(workdir) }, commands, sources, [])
+      ? await runDoctor({ workspace, sandbox, owner: sandbox.owner, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(workdir) }, commands, sources, [])
       : { commands, sources, missingInSandbox: [], setup: null, baseline: null, hostProblems };
     const where = await baseName(repo, workspace.baseCommit);
     for (const line of doctorLines(findings, where)) io.stderr(`greenfix: ${line}`);

@@ -7,7 +7,6 @@ import { SandboxConfigError, SandboxLimitError, SandboxUnavailableError } from '
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { SetupAllowSchema } from '../config/domain-pattern.js';
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { cacheBytesFromEnv } from '../config/env-config.js';
 import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
@@ -23,6 +22,7 @@ import type { CliIo } from './io.js';
 import { locateRun, openLocalState, openRunWorkspace, type LocalRun, type LocalState } from './local-run.js';
 import { localSessionInput } from './local-session.js';
 import { baseName } from './base-name.js';
+import { localCacheScope } from './local-cache-scope.js';
 import { workdirProblem } from './workdir-check.js';
 
 /** `greenfix fix`: parse, run, and turn every failure into a clear message and an exit code. */
@@ -61,20 +61,19 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   io.stderr(`greenfix: worktree ${run.worktree} at ${base}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
 
   const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
-  const input = localSessionInput({ options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit), ...localCaches(run, io, warn) });
+  const input = localSessionInput({ options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit), ...(await localCaches(run, io, warn)) });
   const result = await runFixSession(input, options.task).finally(() => jobSandbox.release());
   if (result.status === 'published') await removeWorktree(run.repo, run.worktree);
   return reportFix(result, run, options.json, io, costOf(result.outcome.tokens, model.name, price));
 }
 
-/** The workdir's dependency cache, scoped to this checkout; GREENFIX_CACHE_MB=0 turns it off. */
-function localCaches(run: LocalRun, io: CliIo, warn: (message: string) => void): Pick<FixSessionInput, 'caches'> {
+/** The workdir's dependency cache, scoped to this checkout and branch; GREENFIX_CACHE_MB=0 turns it off. */
+async function localCaches(run: LocalRun, io: CliIo, warn: (message: string) => void): Promise<Pick<FixSessionInput, 'caches'>> {
   const capBytes = cacheBytesFromEnv(io.env);
   if (typeof capBytes === 'string') throw new UsageError(capBytes);
   if (capBytes === 0) return {};
   const deps = createDepCache({ dir: join(run.workdir, 'dep-cache'), capBytes, warn, now: Date.now });
-  const scope = createHash('sha256').update(run.repo).digest('hex').slice(0, 32);
-  return { caches: { deps, managerDir: join(run.workdir, 'package-cache'), scope } };
+  return { caches: { deps, managerDir: join(run.workdir, 'package-cache'), scope: await localCacheScope(run.repo) } };
 }
 
 /** `--resume`: the saved run of this task, which must exist (a damaged one is an error). */

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { StateFile } from '../fix/state-file.js';
 import { UsageError } from './exit-codes.js';
 import { taskSlug } from './slug.js';
+import { ownWorkdirProblem } from './workdir-check.js';
 
 /** Where one local run keeps its worktree, journal and state (docs/decisions.md). */
 export interface LocalRun {
@@ -27,11 +28,14 @@ export interface LocalRun {
 
 /**
  * Runs live under GREENFIX_WORKDIR (default: <tmpdir>/greenfix-<uid>), one directory per repository
- * and task. Directories are 0711: the sandbox user may pass through to the worktree but list nothing.
+ * and task. The workdir must be the user's own (workdir-check.ts `ownWorkdirProblem`), 0700 (0711
+ * as root); directories below are 0711: the sandbox user may pass through to the worktree but list nothing.
  */
 export async function locateRun(env: Record<string, string | undefined>, repoArg: string, task: string, init = false): Promise<LocalRun> {
-  const repo = await repositoryRoot(repoArg, init);
   const workdir = env.GREENFIX_WORKDIR?.trim() || join(tmpdir(), `greenfix-${process.getuid?.() ?? 'user'}`);
+  const foreign = ownWorkdirProblem(workdir, process.getuid?.());
+  if (foreign) throw new UsageError(foreign);
+  const repo = await repositoryRoot(repoArg, init);
   const slug = taskSlug(task);
   const repoKey = createHash('sha256').update(repo).digest('hex').slice(0, 8);
   const dir = join(workdir, 'runs', `${repoKey}-${slug}`);

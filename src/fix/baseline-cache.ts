@@ -12,9 +12,13 @@ const CacheSchema = z.object({
 });
 export type BaselineEntry = Omit<z.infer<typeof CacheSchema>, 'version'>;
 
-/** The cache key: the base tree, the verify command and the setup command (what decides the result). */
-export function baselineKey(baseTree: string, verify: string, setup: string | null): string {
-  return createHash('sha256').update(JSON.stringify([baseTree, verify, setup])).digest('hex');
+/**
+ * The cache key: the base tree, the verify command, the setup command and the dependency state the
+ * run saw (setup-phase.ts `dependencyState`), so a result obtained against one node_modules never
+ * stands for another — a poisoned entry's "exit 0" does not outlive the entry.
+ */
+export function baselineKey(baseTree: string, verify: string, setup: string | null, dependencies: string): string {
+  return createHash('sha256').update(JSON.stringify([baseTree, verify, setup, dependencies])).digest('hex');
 }
 
 /** `<workdir>/baselines/`: host-owned, 0700, outside every worktree (the sandbox cannot reach it). */

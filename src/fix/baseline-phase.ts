@@ -20,11 +20,11 @@ export type BaselineResult = BaselineEntry & { cached: boolean; artefacts: strin
  * The verify command on the base tree, after setup and before the agent changes anything: what
  * fails already. The same test run as run_tests' (agent/test-run.ts), in the worktree; what the run creates is set
  * aside as test artefacts (observe 'tests'). Cached per (base tree, verify, setup), so a retry or a second issue
- * on the same commit does not pay again; `fresh` (the readiness check) runs it anyway and refreshes the cache.
+ * on the same commit and dependency state does not pay again; `fresh` (the readiness check) runs it anyway and refreshes the cache.
  */
-export async function runBaseline(deps: BaselineDeps, commands: { verify: string; setup: string | null }, fresh = false): Promise<BaselineResult> {
+export async function runBaseline(deps: BaselineDeps, commands: { verify: string; setup: string | null; dependencies: string }, fresh = false): Promise<BaselineResult> {
   const tree = await deps.workspace.treeHash();
-  const key = baselineKey(tree, commands.verify, commands.setup);
+  const key = baselineKey(tree, commands.verify, commands.setup, commands.dependencies);
   const hit = fresh ? null : readBaseline(deps.cacheDir, key);
   if (hit) return { ...hit, cached: true, artefacts: [] };
   const observed = await deps.workspace.observe(

@@ -1,3 +1,4 @@
+import type { FileOwner } from '../sandbox/ownership.js';
 import type { SandboxRunner } from '../sandbox/types.js';
 import type { BaselineSummary } from '../verify/test-evidence.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
@@ -20,6 +21,8 @@ export interface DoctorFindings {
 export interface DoctorDeps {
   workspace: ObservableWorkspace;
   sandbox: SandboxRunner;
+  /** Who the sandbox runs as (setup's files are theirs); null: the current user. */
+  owner: FileOwner | null;
   setupTimeoutMs: number;
   testTimeoutMs: number;
   cacheDir: string;
@@ -58,9 +61,14 @@ export async function runDoctor(deps: DoctorDeps, commands: Commands, sources: D
   findings.missingInSandbox = await missingPrograms(deps, commands);
   const signal = deps.signal ? { signal: deps.signal } : {};
   const egressAllow = deps.egressAllow ?? [];
-  if (commands.setup) findings.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, egressAllow, ...signal }, commands.setup);
+  let dependencies = 'none';
+  if (commands.setup) {
+    findings.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, egressAllow, ...signal }, commands.setup);
+    // As a fix does: the baseline is keyed on the state setup left, so the next fix can reuse it.
+    dependencies = (await deps.workspace.keepSetupState(deps.owner)).digest;
+  }
   if (commands.verify) {
-    const b = await runBaseline({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.testTimeoutMs, cacheDir: deps.cacheDir, ...signal }, { verify: commands.verify, setup: commands.setup }, true);
+    const b = await runBaseline({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.testTimeoutMs, cacheDir: deps.cacheDir, ...signal }, { verify: commands.verify, setup: commands.setup, dependencies }, true);
     findings.baseline = b.summary;
   }
   return findings;

@@ -6,6 +6,7 @@ import type { ChatModel } from '../model/types.js';
 import { DEFAULT_MAX_REPLY_TOKENS, type CostBudget } from '../agent/cost-budget.js';
 import type { JobSandbox } from '../sandbox/types.js';
 import type { DepCache } from '../workspace/dep-cache.js';
+import type { DepCacheScope } from '../workspace/dep-cache-scope.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { readAgentsMd } from './agents-md.js';
@@ -49,9 +50,10 @@ export interface FixSessionInput {
   jobId?: string;
   /**
    * The setup step's caches: the workdir's dependency cache, the package managers' caches' root
-   * (`<workdir>/package-cache`), and the repository they are kept for. Absent: setup as it was.
+   * (`<workdir>/package-cache`), and the repository and ref they are kept for (dep-cache-scope.ts).
+   * Absent: setup as it was.
    */
-  caches?: { deps: DepCache; managerDir: string; scope: string };
+  caches?: { deps: DepCache; managerDir: string; scope: DepCacheScope };
   /** Hears why a worktree file (AGENTS.md) was not read (a symlink, FIFO, too large…). */
   warn?: (message: string) => void;
   signal?: AbortSignal;

@@ -4,6 +4,7 @@ import { isReachableBy, type FileOwner } from '../sandbox/ownership.js';
 import type { WritableBind } from '../sandbox/types.js';
 import { DEFAULT_SANDBOX_PATH } from '../sandbox/environment.js';
 import { runProcess } from '../util/run-process.js';
+import { refDirName, type DepCacheScope } from '../workspace/dep-cache-scope.js';
 
 /** Where the package managers' caches appear inside the setup step's sandbox. */
 export const MANAGER_CACHE_TARGET = '/var/cache/greenfix-packages';
@@ -24,15 +25,19 @@ export interface ManagerCache {
 }
 
 /**
- * The package managers' own caches of one repository on this worker (`<dir>/<scope>`), bound
+ * The package managers' own caches of one repository on this worker (`<dir>/<repo>`), bound
  * read-write into the setup step only, so a dependency-cache miss is still a warm install. One per
  * repository (choice): a shared one would let one repository's setup plant files (pip wheels are
- * not integrity-checked like npm's) that another repository's install picks up. Handed to the
+ * not integrity-checked like npm's) that another repository's install picks up. Scoped by ref like
+ * the dependency cache, but not shared downwards: a job on the default branch uses `<repo>`, a job
+ * on any other ref `<repo>--ref-<hash>` of its own (starting cold), since a branch's setup writes
+ * into the cache it is given and the default branch must never read that. Handed to the
  * sandbox uid before each setup (recursively when another uid had it: per-job uids). Undefined
  * when the sandbox uid cannot reach it (a parent without o+x): setup then runs with a cold cache.
  */
-export async function prepareManagerCache(dir: string, scope: string, owner: FileOwner | null): Promise<ManagerCache | undefined> {
-  const source = join(dir, scope.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80));
+export async function prepareManagerCache(dir: string, scope: DepCacheScope, owner: FileOwner | null): Promise<ManagerCache | undefined> {
+  const repo = scope.repo.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80);
+  const source = join(dir, scope.ref === scope.defaultRef ? repo : `${repo}--${refDirName(scope.ref)}`);
   // The root may be passed through (0711: nothing listed), each repository's cache only by its uid.
   mkdirSync(dir, { recursive: true, mode: 0o711 });
   mkdirSync(source, { recursive: true, mode: 0o700 });

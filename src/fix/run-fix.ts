@@ -6,7 +6,7 @@ import type { SandboxRunner } from '../sandbox/types.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import type { Published, Publisher } from './publisher.js';
 import type { RunState, RunStateStore } from './run-state.js';
-import { runSetup, setupNote, type SetupDeps, type SetupResult } from './setup-phase.js';
+import { dependencyState, runSetup, setupNote, type SetupDeps, type SetupResult } from './setup-phase.js';
 import { baselineNote } from './baseline-note.js';
 import { runBaseline } from './baseline-phase.js';
 import { baselineSentence, type BaselineSummary } from '../verify/test-evidence.js';
@@ -95,7 +95,7 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
   if (verify && deps.tests && !state.baseline) {
     deps.onPhase?.('baseline', verify);
     const signal = deps.agent.toolContext.signal;
-    const b = await runBaseline({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.tests.timeoutMs, cacheDir: deps.tests.cacheDir, ...(signal ? { signal } : {}) }, { verify, setup: setup ?? null });
+    const b = await runBaseline({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.tests.timeoutMs, cacheDir: deps.tests.cacheDir, ...(signal ? { signal } : {}) }, { verify, setup: setup ?? null, dependencies: dependencyState(state) });
     signal?.throwIfAborted();
     state = { ...state, baseline: { summary: b.summary, report: b.report, cached: b.cached, artefacts: b.artefacts } };
     deps.state.set(state);

@@ -3,6 +3,7 @@ import { describeRefusals } from '../sandbox/describe-refusals.js';
 import type { SandboxRunner, WritableBind } from '../sandbox/types.js';
 import type { DepCache } from '../workspace/dep-cache.js';
 import { dependencyCacheKey, type CacheKey } from '../workspace/dep-cache-key.js';
+import type { DepCacheScope } from '../workspace/dep-cache-scope.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import { lastLines } from '../util/clip.js';
 import { errorText } from '../util/error-text.js';
@@ -10,11 +11,11 @@ import type { RunState } from './run-state.js';
 
 export type SetupResult = NonNullable<RunState['setup']>;
 
-/** The dependency cache as one fix uses it: the workdir's cache, this repository's scope. */
+/** The dependency cache as one fix uses it: the workdir's cache, this repository's and ref's scope. */
 export interface SetupCache {
   cache: DepCache;
-  /** The repository (a job's repo id, a local checkout's path): entries never cross it. */
-  scope: string;
+  /** The repository and the ref whose entries this fix reads and writes. */
+  scope: DepCacheScope;
   /** How sandbox uids are chosen (part of the key). */
   uidScheme: string;
   /** Who owns the worktree (restored files are given to it); null = the current user. */
@@ -79,6 +80,18 @@ export async function runSetup(deps: SetupDeps, command: string): Promise<SetupR
     return null;
   });
   return { ...result, cache: { result: stored ? 'stored' : 'miss', bytes: stored?.bytes ?? 0 } };
+}
+
+/**
+ * The dependency state a baseline ran against, for its cache key (baseline-cache.ts): the digest of
+ * everything setup left outside the base tree, contents included, as kept for the clean room
+ * (workspace/setup-state.ts) — a restored cache entry and a fresh install alike — or `none` without
+ * a setup. A run state from before that digest names itself, unique to the run, so its baseline is
+ * never shared.
+ */
+export function dependencyState(state: Pick<RunState, 'setup' | 'baseCommit' | 'createdAt'>): string {
+  if (!state.setup) return 'none';
+  return state.setup.dependencyState?.digest ?? `unrecorded:${state.baseCommit}:${state.createdAt}`;
 }
 
 async function cacheKey(deps: SetupDeps, cache: SetupCache, command: string): Promise<CacheKey | null> {

@@ -9,7 +9,7 @@ import { codeBlock, codeSpan, details, oneLine, tail } from '../github/markdown.
 import type { GitHost } from '../github/types.js';
 import { untrustedMarkdown } from '../github/untrusted-text.js';
 import type { Job } from '../queue/types.js';
-import type { SandboxRunner } from '../sandbox/types.js';
+import type { JobSandbox } from '../sandbox/types.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
@@ -42,14 +42,14 @@ export async function doctorJob(input: { env: JobEnv; job: Job; config: RepoConf
   }
 }
 
-async function check(input: { env: JobEnv; job: Job; config: RepoConfig; host: GitHost; signal: AbortSignal; workspace: ObservableWorkspace; sandbox: SandboxRunner; main: string; base: string }): Promise<{ ready: boolean }> {
+async function check(input: { env: JobEnv; job: Job; config: RepoConfig; host: GitHost; signal: AbortSignal; workspace: ObservableWorkspace; sandbox: JobSandbox; main: string; base: string }): Promise<{ ready: boolean }> {
   const { env, job, config, host, signal, workspace, sandbox, main, base } = input;
   const { request } = job;
   const detected = detectCommands(workspace.root);
   const commands = fixCommands(workspace.root, undefined, { verify: config.verify, setup: config.setup });
   const source = (given: string | undefined, found: string | null): CommandSource => (given ? 'configured' : found ? 'detected' : 'none');
   const findings = await runDoctor(
-    { workspace, sandbox, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(env.workdir), egressAllow: config.network.allow, signal },
+    { workspace, sandbox, owner: sandbox.owner, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(env.workdir), egressAllow: config.network.allow, signal },
     commands,
     { verify: source(config.verify, detected.verify), setup: source(config.setup, detected.setup) },
     [],

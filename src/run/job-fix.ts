@@ -12,6 +12,7 @@ import { gatherTaskContext, pullRequestDiff } from './gather-context.js';
 import { readsReviewThreads } from './review-scope.js';
 import type { Job } from '../queue/types.js';
 import type { JobSandbox } from '../sandbox/types.js';
+import type { DepCacheScope } from '../workspace/dep-cache-scope.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { addWorktree } from '../workspace/worktree.js';
@@ -171,7 +172,7 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     journal: files.journal,
     wrap: env.wrap,
     instructions: config.instructions ?? null,
-    ...(env.depCache ? { caches: { deps: env.depCache, managerDir: join(env.workdir, 'package-cache'), scope: String(job.request.repo.id) } } : {}),
+    ...(env.depCache ? { caches: { deps: env.depCache, managerDir: join(env.workdir, 'package-cache'), scope: cacheScope(job, target) } } : {}),
     jobId: job.id,
     warn: jobWarn(input),
     signal,
@@ -187,6 +188,14 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
       void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion, jobCost(env)(event.tokens));
     },
   };
+}
+
+/**
+ * The dependency cache's scope: the repository, and the ref whose tree setup installs (the default
+ * branch for an issue; `refs/pull/<n>/head` for a CI fix, a review or a retry on a pull request).
+ */
+function cacheScope(job: Job, target: JobTarget): DepCacheScope {
+  return { repo: String(job.request.repo.id), ref: target.baseRef, defaultRef: `refs/heads/${job.request.repo.defaultBranch}` };
 }
 
 /** The job's cost in words: priced when the model has a price, else "cost unknown (no price for …)". */

@@ -1,3 +1,5 @@
+import { CLOSE_INHERITED_FDS, firstClosedFd } from './inherited-fds.js';
+
 /**
  * The bubblewrap command line, as a pure function of a plan: what the sandbox can see is decided
  * here and nowhere else, so it can be read (and tested) without running anything.
@@ -75,8 +77,8 @@ export interface LaunchTools {
   bwrap: string;
   setpriv: string;
   prlimit: string;
-  /** A POSIX shell: the first step joins the command's cgroup. */
-  sh: string;
+  /** bash: the first step closes inherited descriptors and joins the command's cgroup. */
+  bash: string;
 }
 
 export interface LaunchLimits {
@@ -87,11 +89,19 @@ export interface LaunchLimits {
 }
 
 /** Writes its own pid into each cgroup.procs file named, then execs the rest: nothing runs outside the cgroup. */
-const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"';
+const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n - 1)); done';
+
+/** How the chain starts: the cgroup files to join, and how many descriptors from 3 on it hands to bwrap. */
+export interface LaunchStart {
+  cgroupProcs: readonly string[];
+  /** bwrap's seccomp program and data files (3, 4, …); every other descriptor from 3 on is closed. */
+  passedFds: number;
+}
 
 /**
- * [sh: join the cgroup →] prlimit → setpriv → bwrap, each exec'ing the next so they share one pid
- * and process group, and every process of the command starts inside the cgroup.
+ * bash (close inherited descriptors, join the cgroup) → prlimit → setpriv → bwrap, each exec'ing
+ * the next so they share one pid and process group, and every process of the command starts inside
+ * the cgroup with only the descriptors greenfix passed (bwrap closes those it reads).
  * The uid drop happens BEFORE bwrap: a user namespace created by root maps back to uid 0 outside
  * and would still read root-only files.
  */
@@ -100,11 +110,13 @@ export function buildLaunchArgv(
   runAs: { uid: number; gid: number } | null,
   limits: LaunchLimits,
   bwrapArgs: readonly string[],
-  cgroupProcs: readonly string[] = [],
+  start: LaunchStart,
 ): string[] {
-  const join = cgroupProcs.length > 0 ? [tools.sh, '-c', JOIN_CGROUPS, 'greenfix-launch', String(cgroupProcs.length), ...cgroupProcs] : [];
+  const { cgroupProcs, passedFds } = start;
+  const script = `${CLOSE_INHERITED_FDS}; ${JOIN_CGROUPS}; exec "$@"`;
+  const first = [tools.bash, '-c', script, 'greenfix-launch', String(firstClosedFd(passedFds)), String(cgroupProcs.length), ...cgroupProcs];
   const nproc = runAs && cgroupProcs.length === 0 ? [`--nproc=${limits.processes}`] : [];
   const prlimit = [tools.prlimit, `--fsize=${limits.fileSizeBytes}`, ...nproc, '--'];
   const drop = runAs ? [tools.setpriv, `--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--no-new-privs', '--'] : [];
-  return [...join, ...prlimit, ...drop, tools.bwrap, ...bwrapArgs];
+  return [...first, ...prlimit, ...drop, tools.bwrap, ...bwrapArgs];
 }

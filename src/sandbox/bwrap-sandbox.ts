@@ -191,9 +191,10 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       memoryBytes: limits.memoryMb * 1024 * 1024,
       pids: limits.processes,
     });
+    const extraFds = [...(filter ? [filter] : []), ...identity.map((file) => file.data)];
     try {
       const result = await runProcess({
-        argv: buildLaunchArgv(options.tools, owner, limits, bwrapArgs, cgroup?.procsFiles),
+        argv: buildLaunchArgv(options.tools, owner, limits, bwrapArgs, { cgroupProcs: cgroup?.procsFiles ?? [], passedFds: extraFds.length }),
         cwd: '/',
         env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
         timeoutMs: request.timeoutMs,
@@ -201,7 +202,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
         tailBytes: options.tailBytes,
         outputFile: request.outputFile,
         signal: request.signal,
-        extraFds: [...(filter ? [filter] : []), ...identity.map((file) => file.data)],
+        extraFds,
       });
       const oom = cgroup?.oomKilled() ?? false;
       return { ...toSandboxResult(result), ...(oom ? { limit: { kind: 'memory' as const, limitMb: limits.memoryMb } } : {}) };

@@ -80,7 +80,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const runAs = sandboxFileOwner(options.uid ?? process.getuid?.());
   const tools = {
     bwrap,
-    sh: requireTool('sh', env.PATH, 'dash'),
+    bash: requireTool('bash', env.PATH, 'bash'),
     prlimit: requireTool('prlimit', env.PATH),
     setpriv: runAs ? requireTool('setpriv', env.PATH) : 'setpriv',
   };

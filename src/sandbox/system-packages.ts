@@ -13,10 +13,13 @@ interface Requirement {
   why: string;
   /** Only needed when greenfix runs as root (the uid drop). */
   rootOnly?: boolean;
+  /** Needed without the sandbox too. */
+  always?: boolean;
 }
 
 const REQUIREMENTS: readonly Requirement[] = [
-  { binary: 'git', aptPackage: 'git', why: 'worktrees, tree hashes and commits' },
+  { binary: 'git', aptPackage: 'git', why: 'worktrees, tree hashes and commits', always: true },
+  { binary: 'bash', aptPackage: 'bash', why: 'starting every command with no inherited descriptor, and running it', always: true },
   { binary: 'bwrap', aptPackage: 'bubblewrap', why: 'the sandbox every command runs in' },
   { binary: 'prlimit', aptPackage: 'util-linux', why: 'process and file-size limits in the sandbox' },
   { binary: 'setpriv', aptPackage: 'util-linux', why: 'dropping root before the sandbox starts', rootOnly: true },
@@ -27,7 +30,7 @@ const REQUIREMENTS: readonly Requirement[] = [
  * than a failure in the middle of a job. `sandboxOff` skips the sandbox's own tools.
  */
 export function checkSystemPackages(options: { env: Record<string, string | undefined>; isRoot: boolean; sandboxOff?: boolean }): MissingPackage[] {
-  return REQUIREMENTS.filter((r) => (!r.rootOnly || options.isRoot) && (r.binary === 'git' || !options.sandboxOff))
+  return REQUIREMENTS.filter((r) => (!r.rootOnly || options.isRoot) && (r.always === true || !options.sandboxOff))
     .filter((r) => findExecutable(r.binary, options.env.PATH) === null)
     .map((r) => ({
       binary: r.binary,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProcess } from '../util/run-process.js';
 import { sandboxEnvironment } from './environment.js';
+import { withoutInheritedFds } from './inherited-fds.js';
 import { createJobSandbox, type DiskLimit } from './job-sandbox.js';
 import { resolveCwd } from './request-paths.js';
 import { toSandboxResult } from './to-sandbox-result.js';
@@ -19,7 +20,8 @@ export interface UnsandboxedOptions {
 /**
  * No isolation at all: only for GREENFIX_SANDBOX=off, set explicitly by someone who accepts that
  * commands can read every file and use every network greenfix can. It keeps what does not need
- * a sandbox: the allow-listed environment (no secrets), wall time, output caps, group kill.
+ * a sandbox: the allow-listed environment (no secrets), wall time, output caps, group kill, and
+ * no descriptor greenfix inherited (inherited-fds.ts).
  */
 export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
   const run = async (request: SandboxRequest) => {
@@ -29,7 +31,7 @@ export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
       const home = mkdtempSync(join(tmpdir(), 'greenfix-home-'));
       const env = { ...checked, HOME: request.env?.HOME ?? home };
       const result = await runProcess({
-        argv: ['bash', '--norc', '--noprofile', '-c', request.command],
+        argv: withoutInheritedFds('bash', ['bash', '--norc', '--noprofile', '-c', request.command]),
         cwd,
         env,
         timeoutMs: request.timeoutMs,

@@ -8,14 +8,22 @@ import { readRegularText, RegularFileError } from '../util/regular-file.js';
 import { runProcess } from '../util/run-process.js';
 import { errorText } from '../util/error-text.js';
 import type { CacheKey, ToolVersions } from './dep-cache-key.js';
+import { refDirName, refsToRead, type DepCacheScope } from './dep-cache-scope.js';
 import { copyTreeNoFollow, TreeCopyError } from './safe-tree-copy.js';
+import { firstDifference, treeManifest } from './tree-manifest.js';
 
 /** A `.tmp-*` entry older than this is an interrupted store: the sweep removes it. */
 const STALE_TMP_MS = 3_600_000;
+/** node_modules of ~100,000 files: ~15 MB of manifest. */
+const MANIFEST_MAX_BYTES = 256 * 1024 * 1024;
 
 const MetaSchema = z.strictObject({
-  version: z.literal(1),
+  version: z.literal(2),
   key: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The ref whose job stored it (dep-cache-scope.ts). */
+  ref: z.string(),
+  /** sha256 of the entry's `manifest` file (tree-manifest.ts), checked on every restore. */
+  manifest: z.string().regex(/^[0-9a-f]{64}$/),
   manager: z.string(),
   dirs: z.array(z.string().regex(/^[A-Za-z0-9._-]+$/)).min(1),
   parts: z.record(z.string(), z.string()),
@@ -39,6 +47,8 @@ export interface CacheUse {
   bytes: number;
   files: number;
   durationMs: number;
+  /** The manifest digest of what was restored or stored (the dependency state a baseline ran against). */
+  manifest: string;
 }
 
 export interface SweepSummary {
@@ -51,21 +61,26 @@ export interface SweepSummary {
 export interface DepCache {
   /** The host's tool versions for keys (memoised: asked once per process and tool). */
   readonly tools: ToolVersions;
-  /** Copies the entry's directories into a fresh `worktree` owned by `owner`; null on a miss. */
-  restore(scope: string, key: CacheKey, worktree: string, owner: FileOwner | null): Promise<CacheUse | null>;
-  /** Keeps the worktree's installed directories after a successful setup; null when not stored. */
-  store(scope: string, key: CacheKey, worktree: string, owner: FileOwner | null): Promise<CacheUse | null>;
+  /**
+   * Copies the entry's directories into a fresh `worktree` owned by `owner`, from the job's own ref
+   * or else the default branch's; null on a miss or when the copy does not match its manifest.
+   */
+  restore(scope: DepCacheScope, key: CacheKey, worktree: string, owner: FileOwner | null): Promise<CacheUse | null>;
+  /** Keeps the worktree's installed directories after a successful setup, for the job's ref; null when not stored. */
+  store(scope: DepCacheScope, key: CacheKey, worktree: string, owner: FileOwner | null): Promise<CacheUse | null>;
   /** Drops corrupt entries and interrupted stores, then the least recently used above the cap. */
   sweep(): Promise<SweepSummary>;
 }
 
 /**
- * The dependency cache of a workdir: `<dir>/<scope>/<key>/{meta.json, node_modules/}` per
- * repository (scope) and key (dep-cache-key.ts). Stored only from a finished, successful setup,
+ * The dependency cache of a workdir: `<dir>/<repo>/ref-<hash>/<key>/{meta.json, manifest,
+ * node_modules/}` per repository, ref (dep-cache-scope.ts: a job reads its own ref's entries and
+ * the default branch's) and key (dep-cache-key.ts). Stored only from a finished, successful setup,
  * copied from the worktree without following anything (safe-tree-copy.ts) into `.tmp-*`, then
  * renamed: an entry is complete or absent, and of two jobs storing at once the second rename fails
  * and its copy is dropped. Restored by copy (`cp --reflink=auto`), never hard links, so what a job
- * does to its node_modules never reaches the cache. Last use = the entry directory's mtime.
+ * does to its node_modules never reaches the cache, and checked against the manifest written at
+ * store time: a mismatch drops the entry. Last use = the entry directory's mtime.
  */
 export function createDepCache(options: DepCacheOptions): DepCache {
   const versions = new Map<string, Promise<string>>();
@@ -81,7 +96,7 @@ export function createDepCache(options: DepCacheOptions): DepCache {
       return platform;
     },
   };
-  const entryDir = (scope: string, key: CacheKey) => join(options.dir, scopeName(scope), key.key);
+  const refDir = (repo: string, ref: string) => join(options.dir, scopeName(repo), refDirName(ref));
 
   const restore: DepCache['restore'] = async (scope, key, worktree, owner) => {
     const hit = await restoreEntry(scope, key, worktree, owner);
@@ -89,38 +104,67 @@ export function createDepCache(options: DepCacheOptions): DepCache {
     return hit;
   };
   const restoreEntry: DepCache['restore'] = async (scope, key, worktree, owner) => {
+    for (const ref of refsToRead(scope)) {
+      const hit = await restoreFrom(join(refDir(scope.repo, ref), key.key), ref, key, worktree, owner);
+      if (hit !== 'absent') return hit;
+    }
+    return null;
+  };
+  /** 'absent': look further (the default branch's entry); null: a miss that ends the lookup. */
+  const restoreFrom = async (dir: string, ref: string, key: CacheKey, worktree: string, owner: FileOwner | null): Promise<CacheUse | null | 'absent'> => {
     const started = performance.now();
-    const dir = entryDir(scope, key);
     const meta = readMeta(dir, options.warn);
-    if (!meta || meta.key !== key.key) return null;
+    if (!meta || meta.key !== key.key) return 'absent';
+    if (meta.ref !== ref) {
+      options.warn(`dependency cache: dropped ${dir}: stored for ${meta.ref}, found under ${ref}`);
+      rmSync(dir, { recursive: true, force: true });
+      return 'absent';
+    }
     for (const name of meta.dirs) {
       if (exists(join(worktree, name))) {
         options.warn(`dependency cache: ${name} is already in the worktree (committed?): not restored, setup runs`);
         return null;
       }
     }
+    const drop = () => {
+      for (const name of meta.dirs) rmSync(join(worktree, name), { recursive: true, force: true });
+    };
     try {
-      for (const name of meta.dirs) {
-        await run(['cp', '-a', '-T', '--reflink=auto', '--no-preserve=ownership', join(dir, name), join(worktree, name)]);
-        if (owner) await run(['chown', '-R', '-h', `${owner.uid}:${owner.gid}`, join(worktree, name)]);
-      }
+      for (const name of meta.dirs) await run(['cp', '-a', '-T', '--reflink=auto', '--no-preserve=ownership', join(dir, name), join(worktree, name)]);
     } catch (error) {
       options.warn(`dependency cache: restoring ${dir} failed (${errorText(error)}): setup runs`);
-      for (const name of meta.dirs) rmSync(join(worktree, name), { recursive: true, force: true });
+      drop();
+      return null;
+    }
+    // The copy, not the entry, is checked: what the job gets is what was stored.
+    const copied = treeManifest(worktree, meta.dirs);
+    if (copied.digest !== meta.manifest) {
+      const stored = readRegularText(dir, 'manifest', MANIFEST_MAX_BYTES) ?? '';
+      options.warn(`dependency cache: dropped ${dir}: its files differ from the manifest written when it was stored, first at ${firstDifference(stored, copied.text)}: setup runs`);
+      drop();
+      rmSync(dir, { recursive: true, force: true });
+      return null;
+    }
+    try {
+      if (owner) for (const name of meta.dirs) await run(['chown', '-R', '-h', `${owner.uid}:${owner.gid}`, join(worktree, name)]);
+    } catch (error) {
+      options.warn(`dependency cache: restoring ${dir} failed (${errorText(error)}): setup runs`);
+      drop();
       return null;
     }
     const now = new Date(options.now());
     utimesSync(dir, now, now);
-    return { bytes: meta.bytes, files: meta.files, durationMs: performance.now() - started };
+    return { bytes: meta.bytes, files: meta.files, durationMs: performance.now() - started, manifest: meta.manifest };
   };
 
   const store: DepCache['store'] = async (scope, key, worktree, owner) => {
     const started = performance.now();
-    const dir = entryDir(scope, key);
+    const parent = refDir(scope.repo, scope.ref);
+    const dir = join(parent, key.key);
     if (exists(dir)) return null;
     if (!key.dirs.every((name) => exists(join(worktree, name)))) return null;
-    mkdirSync(join(options.dir, scopeName(scope)), { recursive: true, mode: 0o700 });
-    const tmp = join(options.dir, scopeName(scope), `.tmp-${key.key}-${randomBytes(6).toString('hex')}`);
+    mkdirSync(parent, { recursive: true, mode: 0o700 });
+    const tmp = join(parent, `.tmp-${key.key}-${randomBytes(6).toString('hex')}`);
     mkdirSync(tmp, { mode: 0o700 });
     try {
       const total = { files: 0, bytes: 0 };
@@ -129,7 +173,9 @@ export function createDepCache(options: DepCacheOptions): DepCache {
         total.files += s.files;
         total.bytes += s.bytes;
       }
-      const meta: Meta = { version: 1, key: key.key, manager: key.manager, dirs: [...key.dirs], parts: key.parts, ...total, createdAt: options.now() };
+      const manifest = treeManifest(tmp, key.dirs);
+      writeFileSync(join(tmp, 'manifest'), manifest.text, { mode: 0o600, flag: 'wx' });
+      const meta: Meta = { version: 2, key: key.key, ref: scope.ref, manifest: manifest.digest, manager: key.manager, dirs: [...key.dirs], parts: key.parts, ...total, createdAt: options.now() };
       writeFileSync(join(tmp, 'meta.json'), JSON.stringify(meta), { mode: 0o600, flag: 'wx' });
       try {
         renameSync(tmp, dir);
@@ -140,7 +186,7 @@ export function createDepCache(options: DepCacheOptions): DepCache {
       }
       options.record?.('stored', total.bytes);
       await sweep();
-      return { ...total, durationMs: performance.now() - started };
+      return { ...total, durationMs: performance.now() - started, manifest: manifest.digest };
     } catch (error) {
       if (!(error instanceof TreeCopyError)) throw error;
       options.warn(`dependency cache: not stored: ${error.message}`);
@@ -153,16 +199,23 @@ export function createDepCache(options: DepCacheOptions): DepCache {
   const sweep: DepCache['sweep'] = async () => {
     const entries: { path: string; bytes: number; used: number }[] = [];
     const summary: SweepSummary = { removed: 0, removedBytes: 0, kept: 0, keptBytes: 0 };
-    for (const scope of list(options.dir)) {
-      for (const name of list(join(options.dir, scope))) {
-        const path = join(options.dir, scope, name);
-        const used = lstatSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-        if (name.startsWith('.tmp-')) {
-          if (options.now() - used > STALE_TMP_MS) rmSync(path, { recursive: true, force: true });
+    for (const repo of list(options.dir)) {
+      for (const ref of list(join(options.dir, repo))) {
+        // An entry of the layout before refs (`<repo>/<key>`): stored unscoped, so never restored.
+        if (!ref.startsWith('ref-')) {
+          rmSync(join(options.dir, repo, ref), { recursive: true, force: true });
           continue;
         }
-        const meta = readMeta(path, options.warn);
-        if (meta) entries.push({ path, bytes: meta.bytes, used });
+        for (const name of list(join(options.dir, repo, ref))) {
+          const path = join(options.dir, repo, ref, name);
+          const used = lstatSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+          if (name.startsWith('.tmp-')) {
+            if (options.now() - used > STALE_TMP_MS) rmSync(path, { recursive: true, force: true });
+            continue;
+          }
+          const meta = readMeta(path, options.warn);
+          if (meta) entries.push({ path, bytes: meta.bytes, used });
+        }
       }
     }
     entries.sort((a, b) => b.used - a.used);
@@ -202,7 +255,7 @@ function readMeta(dir: string, warn: (message: string) => void): Meta | null {
   return meta;
 }
 
-/** A repository id or path as one directory name. */
+/** A repository id or a hash of a path as one directory name. */
 function scopeName(scope: string): string {
   return /^[A-Za-z0-9_-]{1,64}$/.test(scope) ? scope : createHash('sha256').update(scope).digest('hex').slice(0, 32);
 }

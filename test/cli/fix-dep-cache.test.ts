@@ -2,7 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, writeScript } from './helpers.js';
 import { cleanup, tempDir } from '../support/temp-dir.js';
-import { makeRepo } from '../support/make-repo.js';
+import { makeRepo, writeFiles } from '../support/make-repo.js';
+import { git } from '../support/git.js';
 
 /**
  * A repository with one (local, offline) dependency: `file:vendor/dep-a`, which npm installs as a
@@ -64,5 +65,29 @@ describe('greenfix fix with the dependency cache', () => {
     const bad = await runCli(['fix', '--repo', repo, '--task', 'quad', '--model', `scripted:${script}`], { GREENFIX_WORKDIR: join(dir, 'work'), GREENFIX_CACHE_MB: '5G' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('GREENFIX_CACHE_MB must be a whole number from 0 to 1048576');
+  });
+
+  it("a branch's install (its own after-install script planted a file) is never restored on the default branch; the branch's next run restores it", async () => {
+    const repo = makeRepo(join(dir, 'repo'), { ...REPO, 'scripts/after-install.sh': 'true\n' });
+    git(repo, 'checkout', '-q', '-b', 'pr');
+    // Not part of the cache key: only the setup command, lockfile, package.json and .npmrc are.
+    writeFiles(repo, { 'scripts/after-install.sh': 'echo planted > node_modules/planted.txt\n' });
+    git(repo, 'commit', '-q', '-am', 'plant');
+    const env = { GREENFIX_WORKDIR: join(dir, 'work') };
+    const run = (task: string) =>
+      runCli(['fix', '--repo', repo, '--task', task, '--setup', 'npm ci && sh scripts/after-install.sh', '--model', `scripted:${writeScript(dir, [[FIX], [['run_tests', {}]], [['finish', { summary: 'fixed' }]]])}`], env);
+
+    const onBranch = await run('quad on the branch');
+    expect(onBranch.code).toBe(0);
+    expect(onBranch.stderr).toMatch(/setup: done: .* · installed \(\d+\.\d s\), cached/);
+    git(repo, 'checkout', '-q', 'main');
+    const onMain = await run('quad on main');
+    expect(onMain.code).toBe(0);
+    expect(onMain.stderr).not.toMatch(/restored from cache/);
+    expect(onMain.stderr).toMatch(/setup: done: .* · installed \(\d+\.\d s\), cached/);
+    git(repo, 'checkout', '-q', 'pr');
+    const again = await run('quad on the branch again');
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/setup: done: .* · restored from cache/);
   });
 });

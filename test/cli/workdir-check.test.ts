@@ -1,6 +1,8 @@
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { workdirProblem } from '../../src/cli/workdir-check.js';
+import { ownWorkdirProblem, workdirProblem } from '../../src/cli/workdir-check.js';
+import { CLI, writeScript } from './helpers.js';
 import { SANDBOX_OWNER } from '../../src/sandbox/ownership.js';
 import { cleanup, tempDir } from '../support/temp-dir.js';
 
@@ -42,3 +44,56 @@ describe('the startup workdir check', () => {
     expect(workdirProblem(join(home, 'work'), null)).toBeNull();
   });
 });
+
+describe("the local CLI's workdir is its user's own", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = tempDir('greenfix-ownwd-');
+  });
+  afterEach(() => cleanup(dir));
+  const me = process.getuid?.() ?? 0;
+
+  it('is made 0700 (0711 as root, for the sandbox uid to pass through), and a looser one of its own is tightened', () => {
+    const fresh = join(dir, 'greenfix-x');
+    expect(ownWorkdirProblem(fresh, me)).toBeNull();
+    expect(statSync(fresh).mode & 0o777).toBe(asRoot ? 0o711 : 0o700);
+    chmodSync(fresh, 0o777);
+    expect(ownWorkdirProblem(fresh, me)).toBeNull();
+    expect(statSync(fresh).mode & 0o777).toBe(asRoot ? 0o711 : 0o700);
+  });
+
+  it('refuses a symlink in its place', () => {
+    const link = join(dir, 'greenfix-link');
+    symlinkSync(dir, link);
+    expect(ownWorkdirProblem(link, me)).toMatch(/^the workdir .*greenfix-link is a symlink or not a directory: remove it, or set GREENFIX_WORKDIR to a directory of your own$/);
+  });
+
+  (asRoot ? it : it.skip)('refuses one another user made first, in one sentence with the fix: greenfix fix run as uid 65534 exits 2', async () => {
+    // A shared tmp (1777, as /tmp): root made the default workdir of uid 65534 before that user ran greenfix.
+    const tmp = join(dir, 'tmp');
+    mkdirSync(tmp);
+    chmodSync(tmp, 0o1777);
+    const planted = join(tmp, 'greenfix-65534');
+    mkdirSync(planted, { mode: 0o777 });
+    chmodSync(planted, 0o777);
+    expect(ownWorkdirProblem(planted, 65534)).toBe(
+      `the workdir ${planted} belongs to uid 0, not to you (uid 65534): remove it (\`rm -rf ${planted}\`, as its owner or root) or set GREENFIX_WORKDIR to a directory of your own`,
+    );
+    const script = writeScript(dir, [[['finish', { summary: 'none', gave_up: true }]]]);
+    const cli = await runCliAs(65534, ['fix', '--repo', tmp, '--task', 't', '--model', `scripted:${script}`], { TMPDIR: tmp });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain(`the workdir ${planted} belongs to uid 0, not to you (uid 65534)`);
+    expect(readdirSync(planted)).toEqual([]);
+  });
+});
+
+/** The built CLI as another uid (root only). */
+function runCliAs(uid: number, args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [CLI, ...args], { uid, gid: uid, cwd: '/', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stderr }));
+  });
+}

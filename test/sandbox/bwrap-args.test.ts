@@ -91,11 +91,19 @@ describe('buildBwrapArgs', () => {
 });
 
 describe('buildLaunchArgv', () => {
-  const tools = { bwrap: '/usr/bin/bwrap', setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit', sh: '/bin/sh' };
+  const tools = { bwrap: '/usr/bin/bwrap', setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit', bash: '/bin/bash' };
   const limits = { processes: 64, fileSizeBytes: 4096 };
+  const none = { cgroupProcs: [], passedFds: 0 };
+
+  it('starts with bash closing every descriptor from 3 + the passed ones on, with no cgroup to join', () => {
+    const argv = buildLaunchArgv(tools, null, limits, ['X'], { cgroupProcs: [], passedFds: 2 });
+    expect(argv.slice(0, 2)).toEqual(['/bin/bash', '-c']);
+    expect(argv[2]).toContain('/proc/self/fd/*');
+    expect(argv.slice(3, 6)).toEqual(['greenfix-launch', '5', '0']);
+  });
 
   it('drops to the sandbox uid before bwrap and limits processes when root', () => {
-    expect(buildLaunchArgv(tools, { uid: 65534, gid: 65534 }, limits, ['X'])).toEqual([
+    expect(buildLaunchArgv(tools, { uid: 65534, gid: 65534 }, limits, ['X'], none).slice(6)).toEqual([
       '/usr/bin/prlimit', '--fsize=4096', '--nproc=64', '--',
       '/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--no-new-privs', '--',
       '/usr/bin/bwrap', 'X',
@@ -103,14 +111,14 @@ describe('buildLaunchArgv', () => {
   });
 
   it('runs bwrap as the current user otherwise, without a per-uid process limit', () => {
-    expect(buildLaunchArgv(tools, null, limits, ['X'])).toEqual(['/usr/bin/prlimit', '--fsize=4096', '--', '/usr/bin/bwrap', 'X']);
+    expect(buildLaunchArgv(tools, null, limits, ['X'], none).slice(6)).toEqual(['/usr/bin/prlimit', '--fsize=4096', '--', '/usr/bin/bwrap', 'X']);
   });
 
   it('joins the cgroup first (the shell writes its own pid, then execs), and then needs no per-uid process limit', () => {
-    const argv = buildLaunchArgv(tools, { uid: 7, gid: 7 }, limits, ['X'], ['/cg/memory/a/cgroup.procs', '/cg/pids/a/cgroup.procs']);
-    expect(argv.slice(0, 2)).toEqual(['/bin/sh', '-c']);
-    expect(argv.slice(3, 7)).toEqual(['greenfix-launch', '2', '/cg/memory/a/cgroup.procs', '/cg/pids/a/cgroup.procs']);
-    expect(argv.slice(7)).toEqual([
+    const argv = buildLaunchArgv(tools, { uid: 7, gid: 7 }, limits, ['X'], { cgroupProcs: ['/cg/memory/a/cgroup.procs', '/cg/pids/a/cgroup.procs'], passedFds: 1 });
+    expect(argv.slice(0, 2)).toEqual(['/bin/bash', '-c']);
+    expect(argv.slice(3, 8)).toEqual(['greenfix-launch', '4', '2', '/cg/memory/a/cgroup.procs', '/cg/pids/a/cgroup.procs']);
+    expect(argv.slice(8)).toEqual([
       '/usr/bin/prlimit', '--fsize=4096', '--',
       '/usr/bin/setpriv', '--reuid=7', '--regid=7', '--clear-groups', '--no-new-privs', '--',
       '/usr/bin/bwrap', 'X',

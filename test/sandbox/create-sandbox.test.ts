@@ -112,15 +112,16 @@ describe('checkSystemPackages', () => {
     const missing = checkSystemPackages({ env: { PATH: '/nonexistent' }, isRoot: true });
     expect(missing.map((m) => [m.binary, m.aptPackage])).toEqual([
       ['git', 'git'],
+      ['bash', 'bash'],
       ['bwrap', 'bubblewrap'],
       ['prlimit', 'util-linux'],
       ['setpriv', 'util-linux'],
     ]);
-    expect(missing[1]?.message).toMatch(/apt-get install bubblewrap/);
+    expect(missing[2]?.message).toMatch(/apt-get install bubblewrap/);
   });
 
-  it('only needs git when the sandbox is off, and no setpriv when not root', () => {
-    expect(checkSystemPackages({ env: { PATH: '/nonexistent' }, isRoot: true, sandboxOff: true }).map((m) => m.binary)).toEqual(['git']);
+  it('only needs git and bash (every launch closes inherited descriptors) when the sandbox is off, and no setpriv when not root', () => {
+    expect(checkSystemPackages({ env: { PATH: '/nonexistent' }, isRoot: true, sandboxOff: true }).map((m) => m.binary)).toEqual(['git', 'bash']);
     expect(checkSystemPackages({ env: { PATH: '/nonexistent' }, isRoot: false }).map((m) => m.binary)).not.toContain('setpriv');
   });
 });

@@ -67,6 +67,8 @@ export interface HarnessOptions {
   sandboxEnv?: Record<string, string>;
   /** The operator's spend caps (GREENFIX_*_USD); default none. */
   caps?: AppOptions['caps'];
+  /** GREENFIX_CACHE_MB in bytes: the dependency cache; default none (setup runs every time). */
+  cacheBytes?: number;
   /** One clock for the queue and the jobs (spend windows, backoff); default Date.now. */
   now?: () => number;
 }
@@ -132,6 +134,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.runPage ? { runPage: options.runPage } : {}),
     ...(options.caps ? { caps: options.caps } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.cacheBytes ? { cacheBytes: options.cacheBytes } : {}),
     workerId: 'test-worker',
     wrap: noEffectWrappers,
     Octokit: options.Octokit ?? UNTHROTTLED_OCTOKIT,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { runProcess } from '../../src/util/run-process.js';
 import { createDepCache, type DepCache } from '../../src/workspace/dep-cache.js';
 import { dependencyCacheKey, type CacheKey, type ToolVersions } from '../../src/workspace/dep-cache-key.js';
+import { refDirName, type DepCacheScope } from '../../src/workspace/dep-cache-scope.js';
 import { prepareWorkspaceOwnership, sandboxFileOwner } from '../../src/sandbox/ownership.js';
 import { TempDirs } from '../support/temp-dir.js';
 
@@ -14,6 +15,12 @@ const isRoot = process.getuid?.() === 0;
 const owner = sandboxFileOwner();
 const TOOLS: ToolVersions = { version: async (tool) => `${tool}-1.0.0`, platform: 'linux-x64-test' };
 const LOCK = '{"lockfileVersion":3,"packages":{}}\n';
+const MAIN = 'refs/heads/main';
+const MAIN_DIR = refDirName(MAIN);
+/** A job on the default branch of `repo`. */
+const onMain = (repo: string): DepCacheScope => ({ repo, ref: MAIN, defaultRef: MAIN });
+/** A job on another ref of `repo` (a pull request's head). */
+const onRef = (repo: string, ref: string): DepCacheScope => ({ repo, ref, defaultRef: MAIN });
 
 function cacheIn(dir: string, capBytes = 1024 ** 3, warnings: string[] = [], events: string[] = []): DepCache {
   return createDepCache({ dir, capBytes, warn: (m) => warnings.push(m), now: Date.now, record: (e) => events.push(e) });
@@ -78,16 +85,16 @@ describe('dependency cache', () => {
     const events: string[] = [];
     const first = await installed();
     const key = await keyOf(first);
-    const stored = await cacheIn(dir, undefined, [], events).store('repo-1', key, first, owner);
+    const stored = await cacheIn(dir, undefined, [], events).store(onMain('repo-1'), key, first, owner);
     expect(stored).toEqual(expect.objectContaining({ files: 1, bytes: 'exports.a = 1;\n'.length }));
 
     // A new process: a new cache object over the same directory.
     const second = await fresh();
-    const hit = await cacheIn(dir, undefined, [], events).restore('repo-1', key, second, owner);
+    const hit = await cacheIn(dir, undefined, [], events).restore(onMain('repo-1'), key, second, owner);
     expect(hit).toEqual(expect.objectContaining({ files: 1 }));
     const restored = join(second, 'node_modules/dep-a/index.js');
     expect(readFileSync(restored, 'utf8')).toBe('exports.a = 1;\n');
-    const cached = join(dir, 'repo-1', key.key, 'node_modules/dep-a/index.js');
+    const cached = join(dir, 'repo-1', MAIN_DIR, key.key, 'node_modules/dep-a/index.js');
     expect(statSync(restored).ino).not.toBe(statSync(cached).ino);
     expect(statSync(restored).nlink).toBe(1);
     expect(statSync(restored).uid).toBe(owner?.uid ?? process.getuid?.());
@@ -98,11 +105,11 @@ describe('dependency cache', () => {
     const dir = temp.make('gf-cache-');
     const cache = cacheIn(dir);
     const first = await installed();
-    await cache.store('repo-1', await keyOf(first), first, owner);
+    await cache.store(onMain('repo-1'), await keyOf(first), first, owner);
     const other = await fresh();
-    expect(await cache.restore('repo-2', await keyOf(other), other, owner)).toBeNull();
+    expect(await cache.restore(onMain('repo-2'), await keyOf(other), other, owner)).toBeNull();
     const changed = await fresh('{"lockfileVersion":3,"packages":{"y":{}}}\n');
-    expect(await cache.restore('repo-1', await keyOf(changed), changed, owner)).toBeNull();
+    expect(await cache.restore(onMain('repo-1'), await keyOf(changed), changed, owner)).toBeNull();
     expect(existsSync(join(changed, 'node_modules'))).toBe(false);
   });
 
@@ -111,14 +118,14 @@ describe('dependency cache', () => {
     const cache = cacheIn(dir);
     const first = await installed();
     const key = await keyOf(first);
-    await cache.store('r', key, first, owner);
+    await cache.store(onMain('r'), key, first, owner);
     writeFileSync(join(first, 'node_modules/dep-a/index.js'), 'poisoned after the store');
     const second = await fresh();
-    await cache.restore('r', key, second, owner);
+    await cache.restore(onMain('r'), key, second, owner);
     writeFileSync(join(second, 'node_modules/dep-a/index.js'), 'poisoned after the restore');
     writeFileSync(join(second, 'node_modules/dep-a/extra.js'), 'new file');
     const third = await fresh();
-    await cache.restore('r', key, third, owner);
+    await cache.restore(onMain('r'), key, third, owner);
     expect(readFileSync(join(third, 'node_modules/dep-a/index.js'), 'utf8')).toBe('exports.a = 1;\n');
     expect(existsSync(join(third, 'node_modules/dep-a/extra.js'))).toBe(false);
   });
@@ -129,9 +136,9 @@ describe('dependency cache', () => {
     const a = await installed();
     const b = await installed();
     const key = await keyOf(a);
-    const results = await Promise.all([cache.store('r', key, a, owner), cacheIn(dir).store('r', key, b, owner)]);
+    const results = await Promise.all([cache.store(onMain('r'), key, a, owner), cacheIn(dir).store(onMain('r'), key, b, owner)]);
     expect(results.filter(Boolean).length).toBeGreaterThanOrEqual(1);
-    expect(readdirSync(join(dir, 'r'))).toEqual([key.key]);
+    expect(readdirSync(join(dir, 'r', MAIN_DIR))).toEqual([key.key]);
   });
 
   it('drops a corrupt entry with a warning, and then stores again', async () => {
@@ -140,14 +147,14 @@ describe('dependency cache', () => {
     const cache = cacheIn(dir, undefined, warnings);
     const first = await installed();
     const key = await keyOf(first);
-    await cache.store('r', key, first, owner);
-    writeFileSync(join(dir, 'r', key.key, 'meta.json'), '{"version":1, truncated');
+    await cache.store(onMain('r'), key, first, owner);
+    writeFileSync(join(dir, 'r', MAIN_DIR, key.key, 'meta.json'), '{"version":1, truncated');
     const second = await fresh();
-    expect(await cache.restore('r', key, second, owner)).toBeNull();
+    expect(await cache.restore(onMain('r'), key, second, owner)).toBeNull();
     expect(warnings).toEqual([expect.stringContaining('dropped the corrupt entry')]);
-    expect(existsSync(join(dir, 'r', key.key))).toBe(false);
+    expect(existsSync(join(dir, 'r', MAIN_DIR, key.key))).toBe(false);
     expect(existsSync(join(second, 'node_modules'))).toBe(false);
-    expect(await cache.store('r', key, first, owner)).not.toBeNull();
+    expect(await cache.store(onMain('r'), key, first, owner)).not.toBeNull();
   });
 
   it('eviction keeps the most recently used entries under the cap', async () => {
@@ -159,14 +166,14 @@ describe('dependency cache', () => {
       const root = await installed({ 'node_modules/p/index.js': content }, `{"lockfileVersion":3,"n":${i}}\n`);
       const key = await keyOf(root);
       keys.push(key);
-      await cache.store('r', key, root, owner);
+      await cache.store(onMain('r'), key, root, owner);
       // Last use is the entry's mtime: make the order explicit, oldest first.
       const t = new Date(Date.now() - (10 - i) * 60_000);
-      if (existsSync(join(dir, 'r', key.key))) utimesSync(join(dir, 'r', key.key), t, t);
+      if (existsSync(join(dir, 'r', MAIN_DIR, key.key))) utimesSync(join(dir, 'r', MAIN_DIR, key.key), t, t);
     }
     const summary = await cache.sweep();
     expect(summary.keptBytes).toBeLessThanOrEqual(2500);
-    expect(readdirSync(join(dir, 'r')).sort()).toEqual([keys[2]!.key, keys[3]!.key].sort());
+    expect(readdirSync(join(dir, 'r', MAIN_DIR)).sort()).toEqual([keys[2]!.key, keys[3]!.key].sort());
   });
 
   it('does not restore into a worktree that already has node_modules (a committed symlink is not written through)', async () => {
@@ -174,11 +181,11 @@ describe('dependency cache', () => {
     const cache = cacheIn(dir, undefined, []);
     const first = await installed();
     const key = await keyOf(first);
-    await cache.store('r', key, first, owner);
+    await cache.store(onMain('r'), key, first, owner);
     const target = temp.make('gf-cache-victim-');
     const second = await fresh();
     symlinkSync(target, join(second, 'node_modules'));
-    expect(await cache.restore('r', key, second, owner)).toBeNull();
+    expect(await cache.restore(onMain('r'), key, second, owner)).toBeNull();
     expect(readdirSync(target)).toEqual([]);
   });
 });
@@ -192,8 +199,8 @@ describe('dependency cache: what the sandbox left in node_modules is hostile', (
     symlinkSync(secret, join(first, 'node_modules/dep-a/leak.txt'));
     if (owner) lchownSync(join(first, 'node_modules/dep-a/leak.txt'), owner.uid, owner.gid);
     const key = await keyOf(first);
-    await cacheIn(dir).store('r', key, first, owner);
-    const cached = join(dir, 'r', key.key, 'node_modules/dep-a/leak.txt');
+    await cacheIn(dir).store(onMain('r'), key, first, owner);
+    const cached = join(dir, 'r', MAIN_DIR, key.key, 'node_modules/dep-a/leak.txt');
     expect(lstatSync(cached).isSymbolicLink()).toBe(true);
     expect(readlinkSync(cached)).toBe(secret);
   });
@@ -205,9 +212,9 @@ describe('dependency cache: what the sandbox left in node_modules is hostile', (
     symlinkSync(join(elsewhere, 'node_modules'), join(first, 'node_modules'));
     if (owner) lchownSync(join(first, 'node_modules'), owner.uid, owner.gid);
     const warnings: string[] = [];
-    expect(await cacheIn(dir, undefined, warnings).store('r', await keyOf(first), first, owner)).toBeNull();
+    expect(await cacheIn(dir, undefined, warnings).store(onMain('r'), await keyOf(first), first, owner)).toBeNull();
     expect(warnings).toEqual([expect.stringContaining('not a directory')]);
-    expect(readdirSync(join(dir, 'r'))).toEqual([]);
+    expect(readdirSync(join(dir, 'r', MAIN_DIR))).toEqual([]);
   });
 
   it('refuses a FIFO (without blocking on it) and stores nothing', async () => {
@@ -218,9 +225,9 @@ describe('dependency cache: what the sandbox left in node_modules is hostile', (
     expect(r.exitCode).toBe(0);
     if (owner) lchownSync(fifo, owner.uid, owner.gid);
     const warnings: string[] = [];
-    expect(await cacheIn(dir, undefined, warnings).store('r', await keyOf(first), first, owner)).toBeNull();
+    expect(await cacheIn(dir, undefined, warnings).store(onMain('r'), await keyOf(first), first, owner)).toBeNull();
     expect(warnings).toEqual([expect.stringContaining('FIFO')]);
-    expect(readdirSync(join(dir, 'r'))).toEqual([]);
+    expect(readdirSync(join(dir, 'r', MAIN_DIR))).toEqual([]);
   });
 
   (isRoot ? it : it.skip)('refuses a file the sandbox uid does not own (a hard link to a root file)', async () => {
@@ -228,7 +235,7 @@ describe('dependency cache: what the sandbox left in node_modules is hostile', (
     const first = await installed();
     writeFileSync(join(first, 'node_modules/dep-a/root-owned'), 'root only', { mode: 0o600 });
     const warnings: string[] = [];
-    expect(await cacheIn(dir, undefined, warnings).store('r', await keyOf(first), first, owner)).toBeNull();
+    expect(await cacheIn(dir, undefined, warnings).store(onMain('r'), await keyOf(first), first, owner)).toBeNull();
     expect(warnings).toEqual([expect.stringContaining('belongs to uid 0')]);
   });
 
@@ -237,7 +244,90 @@ describe('dependency cache: what the sandbox left in node_modules is hostile', (
     const first = await installed({ 'node_modules/dep-a/bin.sh': '#!/bin/sh\n' });
     chmodSync(join(first, 'node_modules/dep-a/bin.sh'), 0o6755);
     const key = await keyOf(first);
-    await cacheIn(dir).store('r', key, first, owner);
-    expect(statSync(join(dir, 'r', key.key, 'node_modules/dep-a/bin.sh')).mode & 0o7777).toBe(0o755);
+    await cacheIn(dir).store(onMain('r'), key, first, owner);
+    expect(statSync(join(dir, 'r', MAIN_DIR, key.key, 'node_modules/dep-a/bin.sh')).mode & 0o7777).toBe(0o755);
+  });
+});
+
+describe('dependency cache scopes, as GitHub Actions scopes caches', () => {
+  const PR = 'refs/pull/7/head';
+
+  it("an entry stored on a pull request's ref is never restored on the default branch or another ref, only on its own", async () => {
+    const dir = temp.make('gf-cache-');
+    const cache = cacheIn(dir);
+    // The branch's postinstall planted a shim: not part of the key, so the key is main's.
+    const poisoned = await installed({ 'node_modules/.bin/jest': '#!/bin/sh\necho ok\n' });
+    const key = await keyOf(poisoned);
+    expect(await cache.store(onRef('r', PR), key, poisoned, owner)).not.toBeNull();
+    const onDefault = await fresh();
+    expect(await cache.restore(onMain('r'), key, onDefault, owner)).toBeNull();
+    expect(existsSync(join(onDefault, 'node_modules'))).toBe(false);
+    const otherPr = await fresh();
+    expect(await cache.restore(onRef('r', 'refs/pull/8/head'), key, otherPr, owner)).toBeNull();
+    const samePr = await fresh();
+    expect(await cache.restore(onRef('r', PR), key, samePr, owner)).not.toBeNull();
+    expect(readFileSync(join(samePr, 'node_modules/.bin/jest'), 'utf8')).toContain('echo ok');
+  });
+
+  it("a job on another ref reads the default branch's entry when it has none of its own, and prefers its own", async () => {
+    const dir = temp.make('gf-cache-');
+    const cache = cacheIn(dir);
+    const main = await installed({ 'node_modules/dep-a/index.js': 'main\n' });
+    const key = await keyOf(main);
+    await cache.store(onMain('r'), key, main, owner);
+    const pr = await fresh();
+    expect(await cache.restore(onRef('r', PR), key, pr, owner)).not.toBeNull();
+    expect(readFileSync(join(pr, 'node_modules/dep-a/index.js'), 'utf8')).toBe('main\n');
+    const own = await installed({ 'node_modules/dep-a/index.js': 'pr\n' });
+    await cache.store(onRef('r', PR), key, own, owner);
+    const again = await fresh();
+    await cache.restore(onRef('r', PR), key, again, owner);
+    expect(readFileSync(join(again, 'node_modules/dep-a/index.js'), 'utf8')).toBe('pr\n');
+  });
+
+  it('the sweep drops entries of the layout before refs (stored unscoped, they may come from any branch)', async () => {
+    const dir = temp.make('gf-cache-');
+    const first = await installed();
+    const key = await keyOf(first);
+    await cacheIn(dir).store(onMain('r'), key, first, owner);
+    const old = join(dir, 'r', key.key);
+    mkdirSync(join(old, 'node_modules'), { recursive: true });
+    writeFileSync(join(old, 'meta.json'), '{"version":1}');
+    await cacheIn(dir).sweep();
+    expect(readdirSync(join(dir, 'r'))).toEqual([MAIN_DIR]);
+  });
+});
+
+describe('dependency cache integrity manifest', () => {
+  it('a stored file changed on disk: not restored, the entry dropped with a warning naming the file', async () => {
+    const dir = temp.make('gf-cache-');
+    const warnings: string[] = [];
+    const cache = cacheIn(dir, undefined, warnings);
+    const first = await installed({ 'node_modules/dep-a/index.js': 'exports.a = 1;\n', 'node_modules/.bin/jest': '#!/bin/sh\nexec node jest.js\n' });
+    const key = await keyOf(first);
+    await cache.store(onMain('r'), key, first, owner);
+    expect(readFileSync(join(dir, 'r', MAIN_DIR, key.key, 'manifest'), 'utf8')).toContain('"node_modules/.bin/jest"');
+    writeFileSync(join(dir, 'r', MAIN_DIR, key.key, 'node_modules/.bin/jest'), '#!/bin/sh\necho ok\n');
+    const second = await fresh();
+    expect(await cache.restore(onMain('r'), key, second, owner)).toBeNull();
+    expect(warnings).toEqual([expect.stringMatching(/differ from the manifest.*node_modules\/\.bin\/jest/)]);
+    expect(existsSync(join(second, 'node_modules'))).toBe(false);
+    expect(existsSync(join(dir, 'r', MAIN_DIR, key.key))).toBe(false);
+  });
+
+  it('a file added to, or a mode changed in, a stored entry is a mismatch too', async () => {
+    const dir = temp.make('gf-cache-');
+    const cache = cacheIn(dir);
+    const first = await installed();
+    const key = await keyOf(first);
+    await cache.store(onMain('r'), key, first, owner);
+    writeFileSync(join(dir, 'r', MAIN_DIR, key.key, 'node_modules/extra.js'), 'planted');
+    expect(await cache.restore(onMain('r'), key, await fresh(), owner)).toBeNull();
+    await cache.store(onMain('r'), key, first, owner);
+    chmodSync(join(dir, 'r', MAIN_DIR, key.key, 'node_modules/dep-a/index.js'), 0o755);
+    expect(await cache.restore(onMain('r'), key, await fresh(), owner)).toBeNull();
+    // Stored again untouched, it restores, and tells its manifest digest.
+    await cache.store(onMain('r'), key, first, owner);
+    expect(await cache.restore(onMain('r'), key, await fresh(), owner)).toEqual(expect.objectContaining({ manifest: expect.stringMatching(/^[0-9a-f]{64}$/) }));
   });
 });
