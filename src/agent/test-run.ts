@@ -61,7 +61,7 @@ export async function runTestCommand(input: TestRunInput): Promise<TestRun> {
     timeoutMs: REPORT_FILES_TIMEOUT_MS,
     ...(input.signal ? { signal: input.signal } : {}),
   };
-  const before = await reportFilesBefore(files);
+  const before = reportFilesBefore(place.dir);
   const outputFile = claimScratchFile(place.scratchDir, input.label);
   const result = await input.sandbox.run({
     command: input.command,

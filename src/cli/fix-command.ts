@@ -14,6 +14,7 @@ import { createDepCache } from '../workspace/dep-cache.js';
 import { StateFileError } from '../fix/state-file.js';
 import { parentOfBase } from '../workspace/empty-base.js';
 import { removeWorktree } from '../workspace/worktree.js';
+import { rmSync } from 'node:fs';
 import { createLocalSandbox } from './local-sandbox.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
@@ -63,7 +64,11 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
   const input = localSessionInput({ options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit), ...(await localCaches(run, io, warn)) });
   const result = await runFixSession(input, options.task).finally(() => jobSandbox.release());
-  if (result.status === 'published') await removeWorktree(run.repo, run.worktree);
+  if (result.status === 'published') {
+    await removeWorktree(run.repo, run.worktree);
+    // The private index, scratch outputs and the kept setup state (a copy of node_modules…): the journal stays.
+    rmSync(run.stateDir, { recursive: true, force: true });
+  }
   return reportFix(result, run, options.json, io, costOf(result.outcome.tokens, model.name, price));
 }
 

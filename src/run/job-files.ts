@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { StateFile, StateFileError } from '../fix/state-file.js';
+import { cleanRoomDir } from '../workspace/clean-room.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import type { JobTarget } from './job-target.js';
 
@@ -84,5 +85,6 @@ export function openJobState(files: JobFiles): JobStateFile {
 export async function removeJobFiles(files: JobFiles, gitDir: string): Promise<void> {
   if (existsSync(gitDir)) await removeWorktree(gitDir, files.worktree);
   rmSync(files.worktree, { recursive: true, force: true });
+  rmSync(cleanRoomDir(files.worktree), { recursive: true, force: true });
   rmSync(files.index, { recursive: true, force: true });
 }

@@ -22,6 +22,11 @@ export interface CleanRoom {
   dispose(): void;
 }
 
+/** Where a worktree's clean room is made: beside it, so its parent lets the sandbox uid pass as the worktree's does. */
+export function cleanRoomDir(worktree: string): string {
+  return `${worktree}.clean-room`;
+}
+
 export interface CleanRoomOptions {
   repo: RepoHandle;
   tree: string;

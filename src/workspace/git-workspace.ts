@@ -20,7 +20,7 @@ import { fileWorkspaceStore, type WorkspaceState, type WorkspaceStateStore } fro
 import type { ObservableWorkspace, Observed } from './types.js';
 import type { FileOwner } from '../sandbox/ownership.js';
 import { isWithin } from '../sandbox/app-dirs.js';
-import { openCleanRoom, outsideTree, type CleanRoom } from './clean-room.js';
+import { cleanRoomDir, openCleanRoom, outsideTree, type CleanRoom } from './clean-room.js';
 import { keepSetupState, type SetupStateManifest } from './setup-state.js';
 
 export interface GitWorkspaceOptions {
@@ -171,7 +171,7 @@ export class GitWorkspace implements ObservableWorkspace {
 
   async openCleanRoom(tree: string, owner: FileOwner | null): Promise<CleanRoom> {
     const gitFile = isWithin(this.gitDir, this.root) ? null : `gitdir: ${this.gitDir}\n`;
-    return this.serial.run(() => openCleanRoom({ repo: this.repo, tree, dir: `${this.root}.clean-room`, setupState: this.setupStateDir, owner, gitFile }));
+    return this.serial.run(() => openCleanRoom({ repo: this.repo, tree, dir: cleanRoomDir(this.root), setupState: this.setupStateDir, owner, gitFile }));
   }
 
   async outsideTree(tree: string): Promise<string[]> {

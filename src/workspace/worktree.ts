@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { cleanRoomDir } from './clean-room.js';
 import { git } from './git.js';
 import { GitWorkspace } from './git-workspace.js';
 import { neutralFilterEnv } from './neutral-filters.js';
@@ -53,6 +54,8 @@ export async function addWorktree(opts: AddWorktreeOptions): Promise<GitWorkspac
  */
 export async function removeWorktree(repo: string, path: string): Promise<void> {
   rmSync(resolve(path), { recursive: true, force: true });
+  // A clean room a crash left behind (each verdict removes its own).
+  rmSync(cleanRoomDir(resolve(path)), { recursive: true, force: true });
   await git(['worktree', 'prune'], { cwd: repo });
 }
 

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { branches, runCli, writeScript, type CliRun } from './helpers.js';
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { branches, keptJournal, runCli, writeScript, type CliRun } from './helpers.js';
 import { cleanup, tempDir } from '../support/temp-dir.js';
 import { git } from '../support/git.js';
 import { makeRepo } from '../support/make-repo.js';
@@ -45,7 +45,7 @@ describe('greenfix fix: the clean-room gate', () => {
     expect(r.json).toMatchObject({ commit: null, verifiedTree: null });
     expect(branches(repo)).toEqual([]);
     // What the model read: the worktree passed (the shim), the clean room did not, and why.
-    const journal = readFileSync(join(String(/worktree kept for inspection: (\S+)\/worktree/.exec(r.stderr)?.[1]), 'journal.jsonl'), 'utf8');
+    const journal = keptJournal(r);
     expect(journal).toMatch(/tests passed in your worktree, but NOT on the tree that would be committed/);
     expect(journal).toMatch(/node_modules\/.bin\/node \(not made by setup\)/);
     expect(journal).toMatch(/add\(2, 3\) gave -1/);
@@ -62,6 +62,9 @@ describe('greenfix fix: the clean-room gate', () => {
     expect(git(repo, 'rev-parse', `${branch}^{tree}`)).toBe(r.json?.verifiedTree);
     expect(r.json?.cleanRoom).toMatchObject({ files: 0 });
     expect(r.stderr).toMatch(/in a clean room of the tree alone/);
+    // Nothing of the gate is left: the room, the kept setup state and the worktree are gone; the journal stays.
+    const runDir = dirname(String(/journal: (\S+)/.exec(r.stderr)?.[1]));
+    expect(readdirSync(runDir).sort()).toEqual(['journal.jsonl', 'state.json']);
   });
 });
 
@@ -97,7 +100,7 @@ describe('greenfix fix: a planted report', () => {
     expect(r.json).toMatchObject({ commit: null });
     expect(branches(repo)).toEqual([]);
     expect(r.stderr).toMatch(/baseline on main @ \w+: 1 tests, 1 failing: math > adds/);
-    const journal = readFileSync(join(String(/worktree kept for inspection: (\S+)\/worktree/.exec(r.stderr)?.[1]), 'journal.jsonl'), 'utf8');
+    const journal = keptJournal(r);
     expect(journal).toMatch(/report files that were there before the run started do not count: junit\.xml/);
   });
 });

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { branches, runCli, writeScript, type CliRun } from './helpers.js';
+import { branches, keptJournal, runCli, writeScript, type CliRun } from './helpers.js';
 import { cleanup, tempDir } from '../support/temp-dir.js';
 import { git } from '../support/git.js';
 import { makeRepo } from '../support/make-repo.js';
@@ -24,7 +23,6 @@ describe('greenfix fix: a removed or skipped test', () => {
   let repo: string;
   const fix = (turns: Array<Array<[string, unknown]>>, ...extra: string[]): Promise<CliRun> =>
     runCli(['fix', '--repo', repo, '--task', 'add subtracts', '--verify', VERIFY, '--model', `scripted:${writeScript(dir, turns)}`, '--json', ...extra], { GREENFIX_WORKDIR: join(dir, 'work') });
-  const journalOf = (r: CliRun) => readFileSync(join(String(/worktree kept for inspection: (\S+)\/worktree/.exec(r.stderr)?.[1]), 'journal.jsonl'), 'utf8');
 
   beforeEach(() => {
     dir = tempDir('greenfix-removed-');
@@ -41,7 +39,7 @@ describe('greenfix fix: a removed or skipped test', () => {
     expect(r.code).toBe(1);
     expect(r.json).toMatchObject({ commit: null });
     expect(branches(repo)).toEqual([]);
-    expect(journalOf(r)).toMatch(told as RegExp);
+    expect(keptJournal(r)).toMatch(told as RegExp);
   });
 
   it('with --allow-removed-tests the tree verifies, and the evidence names the removed test', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { git } from '../support/git.js';
@@ -58,3 +58,10 @@ export const BUGGY_REPO = {
   'test.sh': '#!/bin/bash\nset -e\n. ./lib.sh\n[ "$(add 2 3)" = 5 ] || { echo "add 2 3 gave $(add 2 3)"; exit 1; }\necho ok\n',
 };
 export const FIX_EDIT: [string, unknown] = ['edit_file', { path: 'lib.sh', old: '$1 - $2', new: '$1 + $2' }];
+
+/** The journal of a run that made no commit (its directory is named on stderr): what the model was shown. */
+export function keptJournal(r: CliRun): string {
+  const worktree = /worktree kept for inspection: (\S+)\/worktree/.exec(r.stderr)?.[1];
+  if (!worktree) throw new Error(`no kept worktree in:\n${r.stderr}`);
+  return readFileSync(join(worktree, 'journal.jsonl'), 'utf8');
+}
