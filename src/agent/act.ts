@@ -30,7 +30,8 @@ export function answer(deps: AgentDeps, state: AgentState, call: ToolCall, resul
 
 /**
  * What follows a step's results, the same live and on resume: an accepted finish or being stuck
- * ends the run; a first stuck verdict warns the model; a reply without tool calls is nudged.
+ * ends the run; a first stuck verdict warns the model; a reply without tool calls is nudged, and
+ * the third in a row ends the run as stuck.
  */
 export function settle(deps: AgentDeps, state: AgentState): AgentOutcome | null {
   if (state.finish) return endRun(deps, state, finishEnding(state, state.finish));
@@ -41,9 +42,26 @@ export function settle(deps: AgentDeps, state: AgentState): AgentOutcome | null 
     deps.onEvent?.({ type: 'warning', step: state.steps, text });
     return null;
   }
-  const last = state.messages.at(-1);
-  if (last?.role === 'assistant' && !last.toolCalls?.length) record(deps.journal, state, { type: 'observation', step: state.steps, text: NO_TOOL_CALL });
+  const silent = repliesWithoutToolCalls(state);
+  if (silent >= MAX_REPLIES_WITHOUT_TOOL_CALLS) {
+    return endRun(deps, state, { status: 'stuck', reason: `the model answered ${silent} times in a row without calling a tool, though each time it was told to act through tools` });
+  }
+  if (silent > 0) record(deps.journal, state, { type: 'observation', step: state.steps, text: NO_TOOL_CALL });
   return null;
+}
+
+/** Replies in a row without a tool call that end the run: a model that only talks never stops on its own (issue 22: 94 such requests). */
+const MAX_REPLIES_WITHOUT_TOOL_CALLS = 3;
+
+/** How many of the last replies had no tool call, each answered only by the nudge (read from the messages: live and resumed alike). */
+function repliesWithoutToolCalls(state: AgentState): number {
+  let count = 0;
+  for (let i = state.messages.length - 1; i >= 0; i--) {
+    const m = state.messages[i]!;
+    if (m.role === 'assistant' && !m.toolCalls?.length) count += 1;
+    else if (!(m.role === 'user' && m.content === NO_TOOL_CALL)) break;
+  }
+  return count;
 }
 
 function shortArgs(args: string): string {

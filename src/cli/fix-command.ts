@@ -1,4 +1,5 @@
 import { ConfigError } from '../model/config-error.js';
+import { NoTestCommandError } from '../fix/fix-session.js';
 import { createChatModel } from '../model/create-chat-model.js';
 import { costOf } from '../model/cost.js';
 import { modelConfigFromEnv } from '../model/model-config.js';
@@ -59,7 +60,13 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup }, warn);
   const base = (await parentOfBase(run.repo, workspace.baseCommit)) === null ? 'the empty tree (the repository has no commits)' : workspace.baseCommit.slice(0, 12);
-  io.stderr(`greenfix: worktree ${run.worktree} at ${base}; verify: ${commands.verify ?? '(none)'}; setup: ${commands.setup ?? '(none)'}`);
+  if (!commands.verify) {
+    // Nothing could be verified: stop before setup and the model, and leave nothing behind.
+    await removeWorktree(run.repo, run.worktree);
+    rmSync(run.dir, { recursive: true, force: true });
+    throw new NoTestCommandError();
+  }
+  io.stderr(`greenfix: worktree ${run.worktree} at ${base}; verify: ${commands.verify}; setup: ${commands.setup ?? '(none)'}`);
 
   const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
   const input = localSessionInput({ options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit), ...(await localCaches(run, io, warn)) });
@@ -107,6 +114,10 @@ export function reportError(error: unknown, io: CliIo): number {
   if (error instanceof SandboxLimitError) {
     io.stderr(`greenfix: stopped: ${error.message}`);
     return ExitCode.notVerified;
+  }
+  if (error instanceof NoTestCommandError) {
+    io.stderr(`greenfix: ${error.message}. Give one: greenfix fix --verify 'npm test' … (or \`verify:\` in .github/greenfix.yml)`);
+    return ExitCode.usage;
   }
   const usage = [UsageError, ConfigError, SandboxConfigError, SandboxUnavailableError, StateFileError];
   if (usage.some((type) => error instanceof type)) {

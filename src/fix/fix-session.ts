@@ -68,6 +68,17 @@ export interface FixSessionInput {
   onEvent?: AgentDeps['onEvent'];
 }
 
+/**
+ * No test command was given or detected: nothing could ever be verified, so no model is asked.
+ * The caller adds how to give one (`--verify CMD`, `verify:` in .github/greenfix.yml).
+ */
+export class NoTestCommandError extends Error {
+  override readonly name = 'NoTestCommandError';
+  constructor() {
+    super('no test command: greenfix found none to run (no package.json test script, pytest, go.mod, Cargo.toml or Makefile `test` target), so no fix could be verified; the model was not asked');
+  }
+}
+
 /** Command overrides as given: a string wins, an absent key (undefined) means "detect". */
 export interface CommandChoice {
   verify: string | undefined;
@@ -156,10 +167,12 @@ function setupCaches(input: FixSessionInput, caches: NonNullable<FixSessionInput
 
 /**
  * Runs (or resumes) the fix of `task`; a fresh run records its base, commands and date first.
+ * Without a test command it stops before setup and before any model call (NoTestCommandError).
  * When a limit stopped the job, that limit (a SandboxLimitError) is why it ended, whatever the
  * abort made of the step it was in.
  */
 export async function runFixSession(input: FixSessionInput, task: string): Promise<FixResult> {
+  if (!input.commands.verify) throw new NoTestCommandError();
   const initial: RunState = { task, baseCommit: input.workspace.baseCommit, createdAt: input.now(), commands: input.commands };
   try {
     return await runFix(fixDeps(input), initial);

@@ -1,3 +1,4 @@
+import { NoTestCommandError } from '../fix/fix-session.js';
 import { StateFileError } from '../fix/state-file.js';
 import { GitHubError } from '../github/errors.js';
 import { SandboxCapacityError, SandboxLimitError } from '../sandbox/errors.js';
@@ -33,6 +34,9 @@ export function classifyJobError(error: unknown): JobErrorVerdict {
   }
   if (error instanceof GitRemoteError) {
     return { retryable: error.transient, sentence: `The repository could not be ${error.operation === 'push' ? 'pushed to' : 'fetched'} (${error.kind}).` };
+  }
+  if (error instanceof NoTestCommandError) {
+    return { retryable: false, sentence: `Stopped before asking the model: ${error.message}. Add a \`verify:\` line with your test command to \`.github/greenfix.yml\`, then \`/agent retry\`.` };
   }
   if (error instanceof StateFileError) {
     return { retryable: false, sentence: `The job's saved state cannot be read (${error.problem}), so greenfix stopped rather than guess what already happened; \`/agent retry\` starts afresh.` };

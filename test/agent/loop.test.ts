@@ -47,6 +47,22 @@ describe('runAgent', () => {
     expect(model.requests[1]?.messages.slice(-2)).toEqual([say('I think the bug is in sum.'), { role: 'user', content: NO_TOOL_CALL }]);
   });
 
+  it('ends as stuck after three replies in a row without a tool call, asking no more', async () => {
+    const model = new InlineModel(Array.from({ length: 10 }, (_, i) => say(`Let me think about it (${i}).`)));
+    const deps = testDeps(tmp, model, [finishTool()]);
+    const outcome = await runAgent(deps, input);
+    expect(outcome).toMatchObject({ status: 'stuck', steps: 3, verified: null });
+    expect(outcome.reason).toBe('the model answered 3 times in a row without calling a tool, though each time it was told to act through tools');
+    expect(model.requests).toHaveLength(3);
+    expect(readJournal(deps.journal.path).filter((r) => r.type === 'observation')).toHaveLength(2);
+  });
+
+  it('a tool call in between starts the count again', async () => {
+    const model = new InlineModel([say('a'), say('b'), calls(['finish', { summary: 'too early' }]), say('c'), say('d'), calls(['finish', { summary: 'x', gave_up: true }])]);
+    const outcome = await runAgent(testDeps(tmp, model, [finishTool()]), input);
+    expect(outcome).toMatchObject({ status: 'gave_up', steps: 6 });
+  });
+
   it('treats invalid arguments and unknown tools as observations', async () => {
     const model = new InlineModel([calls(['echo', '{not json'], ['nope', {}]), calls(['finish', { summary: 's', gave_up: true }])]);
     const outcome = await runAgent(testDeps(tmp, model, [echoTool(), finishTool()]), input);

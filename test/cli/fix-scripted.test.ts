@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUGGY_REPO, FIX_EDIT, branches, runCli, writeScript, type CliRun } from './helpers.js';
 import { cleanup, tempDir } from '../support/temp-dir.js';
@@ -98,6 +98,17 @@ describe('greenfix fix (scripted model)', () => {
     expect(branches(repo)).toEqual([branch]);
     expect(git(repo, 'rev-list', '--count', `main..${branch}`)).toBe('1');
     expect(git(repo, 'rev-parse', branch)).toBe(resumed.json?.commit);
+  });
+
+  it('a repository with no test command: exit 2 before setup and before any model call, nothing left behind', async () => {
+    const bare = makeRepo(join(dir, 'bare'), { 'README.md': '# notes\n', 'notes.txt': 'no tests here\n' });
+    const script = writeScript(dir, [[['run', { command: 'touch model-was-asked' }]], [['finish', { summary: 'x', gave_up: true }]]]);
+    const r = await runCli(['fix', '--repo', bare, '--task', 'fix it', '--model', `scripted:${script}`, '--json'], { GREENFIX_WORKDIR: join(dir, 'work') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/greenfix: no test command: greenfix found none to run .* the model was not asked\. Give one: greenfix fix --verify/);
+    expect(r.stderr).not.toMatch(/\[step 1\]|setup:/);
+    expect(readdirSync(join(dir, 'work', 'runs'))).toEqual([]);
+    expect(git(bare, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree '))).toHaveLength(1);
   });
 
   it('answers usage errors with exit 2', async () => {

@@ -36,6 +36,18 @@ describe('first use: no repository config', () => {
   afterEach(async () => h?.close());
   afterAll(() => nock.restore());
 
+  it('label on a repository with no test command: stopped before the model, with how to give one', async () => {
+    const { h: started, shown } = await start({ 'README.md': '# notes\n', 'notes.txt': 'no tests here\n' }, [turn(['finish', { summary: 'x', gave_up: true }])]);
+    h = started;
+    expect((await h.send('issues', labeled(h))).status).toBe(200);
+    await h.settle();
+    expect(shown()).toBe('');
+    const status = statusComments(h, 7).join('\n');
+    expect(status).toMatch(/Stopped before asking the model: no test command: greenfix found none to run/);
+    expect(status).toMatch(/Add a `verify:` line with your test command to `\.github\/greenfix\.yml`, then `\/agent retry`/);
+    expect(h.state.pulls).toHaveLength(0);
+  });
+
   it('label → detected setup and tests → a verified PR', async () => {
     const started = await start();
     h = started.h;
