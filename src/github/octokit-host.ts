@@ -62,7 +62,7 @@ export function createGitHost(
     issueClosure: (issueNumber) => issueClosure(deps, issueNumber),
     conversation: (issueNumber) => conversation(deps, issueNumber),
     reviewThreads: (pullNumber) => reviewThreads(deps, pullNumber),
-    replyOnce: (pullNumber, commentId, marker, body) => replyOnce(deps, pullNumber, commentId, marker, body),
+    replyOnce: (pullNumber, to, marker, body) => replyOnce(deps, pullNumber, to, marker, body),
     resolveReviewThread: (threadId) => resolveReviewThread(deps, threadId),
     gitToken: options.gitToken ?? (() => gitToken(deps)),
   };

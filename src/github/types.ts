@@ -102,6 +102,13 @@ export interface ConversationComment {
   body: string;
 }
 
+/** The review comment a reply answers (see GitHost.replyOnce). */
+export interface ReplyTarget {
+  commentId: number;
+  path: string;
+  commitId: string;
+}
+
 export interface GitHost {
   readonly owner: string;
   readonly repo: string;
@@ -139,9 +146,11 @@ export interface GitHost {
   reviewThreads(pullNumber: number): Promise<ReviewThread[]>;
   /**
    * The one reply in a review thread that contains `marker`, created if absent (found again after
-   * a failed create, as comments are). `commentId` is the thread's first comment. Returns its id.
+   * a failed create, as comments are). `to.commentId` is the thread's first comment; its `path` and
+   * the PR's `commitId` go along because the endpoint's schema requires them (GitHub ignores them
+   * on a reply). Returns its id.
    */
-  replyOnce(pullNumber: number, commentId: number, marker: string, body: string): Promise<number>;
+  replyOnce(pullNumber: number, to: ReplyTarget, marker: string, body: string): Promise<number>;
   /** Marks a review thread resolved (GraphQL `resolveReviewThread`); resolving twice is harmless. */
   resolveReviewThread(threadId: string): Promise<void>;
   /** A short-lived token for git over HTTPS; handed to the git process only. */

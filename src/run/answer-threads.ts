@@ -34,7 +34,7 @@ export async function answerThreads(input: AnswerThreadsInput): Promise<{ replie
   for (const [i, thread] of input.threads.entries()) {
     const changed = await linesChanged(input, thread);
     const body = renderThreadReply({ note: notes.get(i + 1) ?? null, changed, commit: input.commit, tree: input.tree, command: input.command });
-    await input.host.replyOnce(input.pullNumber, thread.commentId, marker, body);
+    await input.host.replyOnce(input.pullNumber, { commentId: thread.commentId, path: thread.path, commitId: input.commit }, marker, body);
     if (input.resolve && changed) {
       await input.host.resolveReviewThread(thread.threadId);
       resolved += 1;

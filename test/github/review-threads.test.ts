@@ -6,6 +6,9 @@ import { threadId } from '../support/fake-github-reviews.js';
 import { testOctokit } from './octokit-fixture.js';
 
 /** The GitHost's review side (GraphQL threads, idempotent replies, resolve) against the stateful fake GitHub. */
+/** Thread 10 on src/a.ts; the commit is the PR's (GitHub ignores both on a reply, the schema requires them). */
+const TO = { commentId: 10, path: 'src/a.ts', commitId: 'a'.repeat(40) };
+
 function setup(): { state: FakeGitHubState; host: ReturnType<typeof createGitHost>; root: FakeReviewComment } {
   nock.disableNetConnect();
   const state = newFakeGitHubState();
@@ -56,26 +59,26 @@ describe('GitHost review threads', () => {
 
   it('replyOnce posts one reply under the thread, and finds it again instead of posting twice', async () => {
     const { host, state } = setup();
-    const first = await host.replyOnce(5, 10, '<!-- m -->', 'done');
-    const again = await host.replyOnce(5, 10, '<!-- m -->', 'done');
+    const first = await host.replyOnce(5, TO, '<!-- m -->', 'done');
+    const again = await host.replyOnce(5, TO, '<!-- m -->', 'done');
     expect(again).toBe(first);
     const replies = state.reviewComments.filter((c) => c.inReplyTo === 10 && c.user === 'greenfix[bot]');
     expect(replies).toHaveLength(1);
     expect(replies[0]!.body).toBe('<!-- m -->\ndone');
-    expect(state.requests.filter((r) => r === 'POST /repos/octo-org/widgets/pulls/5/comments/10/replies')).toHaveLength(1);
+    expect(state.requests.filter((r) => r === 'POST /repos/octo-org/widgets/pulls/5/comments')).toHaveLength(1);
   });
 
   it('a reply whose POST failed with 502 after GitHub made it is found on the re-read, not posted again', async () => {
     const { host, state } = setup();
-    state.failures.push({ method: 'POST', path: /\/replies$/, status: 502, apply: true, times: 1 });
-    await host.replyOnce(5, 10, '<!-- m -->', 'done');
+    state.failures.push({ method: 'POST', path: /\/pulls\/5\/comments$/, status: 502, apply: true, times: 1 });
+    await host.replyOnce(5, TO, '<!-- m -->', 'done');
     expect(state.reviewComments.filter((c) => c.inReplyTo === 10 && c.user === 'greenfix[bot]')).toHaveLength(1);
   });
 
   it("attack: a person's reply that carries greenfix's marker does not stand in for greenfix's reply", async () => {
     const { host, state } = setup();
     state.reviewComments.push({ ...state.reviewComments[0]!, id: 12, body: '<!-- m -->\nall done, nothing to see', user: 'mallory', inReplyTo: 10 });
-    const id = await host.replyOnce(5, 10, '<!-- m -->', 'done');
+    const id = await host.replyOnce(5, TO, '<!-- m -->', 'done');
     expect(id).not.toBe(12);
     expect(state.reviewComments.filter((c) => c.inReplyTo === 10 && c.user === 'greenfix[bot]')).toHaveLength(1);
   });

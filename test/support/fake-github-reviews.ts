@@ -2,7 +2,7 @@ import type { FakeGitHubState, FakeReview, FakeReviewComment } from './fake-gith
 
 /**
  * The fake's pull request reviews, in the shapes of GitHub's API: review comments (REST
- * `GET /pulls/{n}/comments`, replies `POST /pulls/{n}/comments/{id}/replies`), reviews
+ * `GET /pulls/{n}/comments`, replies `POST /pulls/{n}/comments` with `in_reply_to`), reviews
  * (`GET /pulls/{n}/reviews`) and the GraphQL `reviewThreads` query and `resolveReviewThread`
  * mutation. A thread is a first comment and its replies; its GraphQL id is `PRRT_<first id>`.
  */
@@ -45,7 +45,7 @@ function rootOf(s: FakeGitHubState, c: FakeReviewComment): FakeReviewComment {
   return c.inReplyTo === null ? c : (s.reviewComments.find((x) => x.id === c.inReplyTo) ?? c);
 }
 
-/** `POST /pulls/{n}/comments/{id}/replies`: GitHub threads a reply to a reply under the first comment. */
+/** `POST /pulls/{n}/comments` with `in_reply_to`: GitHub threads a reply to a reply under the first comment. */
 export function addReply(s: FakeGitHubState, pull: number, commentId: number, body: string): FakeReviewComment | null {
   const to = s.reviewComments.find((c) => c.id === commentId && c.pull === pull);
   if (!to) return null;

@@ -83,8 +83,12 @@ const routes: Route[] = [
   ['POST', /^(?:\/api)?\/graphql$/, (s, _p, b) => answerGraphql(s, b)],
   ['GET', new RegExp(`^${R}/pulls/(?<n>\\d+)/comments$`), (s, p) =>
     json(200, s.reviewComments.filter((c) => c.pull === Number(p.n)).sort((a, b) => a.id - b.id).map((c) => reviewCommentJson(s, c)))],
-  ['POST', new RegExp(`^${R}/pulls/(?<n>\\d+)/comments/(?<id>\\d+)/replies$`), (s, p, b) => {
-    const reply = addReply(s, Number(p.n), Number(p.id), String(b.body ?? ''));
+  // GitHub's OpenAPI description: this endpoint is not enabled for GitHub Apps, so an installation token gets 403.
+  ['POST', new RegExp(`^${R}/pulls/(?<n>\\d+)/comments/(?<id>\\d+)/replies$`), () => json(403, { message: 'Resource not accessible by integration' })],
+  // A reply is `in_reply_to` (every other field ignored, as GitHub does); a new thread is not something greenfix makes.
+  ['POST', new RegExp(`^${R}/pulls/(?<n>\\d+)/comments$`), (s, p, b) => {
+    if (typeof b.in_reply_to !== 'number') return json(422, { message: 'the fake GitHub makes replies only (in_reply_to)' });
+    const reply = addReply(s, Number(p.n), b.in_reply_to, String(b.body ?? ''));
     return reply ? json(201, reviewCommentJson(s, reply)) : json(404, { message: 'Not Found' });
   }],
   ['GET', new RegExp(`^${R}/pulls/(?<n>\\d+)/reviews$`), (s, p) => json(200, s.reviews.filter((r) => r.pull === Number(p.n)).map((r) => reviewJson(s, r)))],
