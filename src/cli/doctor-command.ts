@@ -86,10 +86,11 @@ async function doctor(options: { repo: string; verify?: string; setup?: string; 
     const sandbox = jobSandbox;
     const findings: DoctorFindings = sandbox
       ? await runDoctor({ workspace, sandbox, owner: sandbox.owner, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(workdir) }, commands, sources, [])
-      : { commands, sources, missingInSandbox: [], setup: null, baseline: null, hostProblems };
+      : { commands, sources, missingInSandbox: [], setup: null, baseline: null, baselineTail: null, hostProblems };
     const where = await baseName(repo, workspace.baseCommit);
     for (const line of doctorLines(findings, where)) io.stderr(`greenfix: ${line}`);
     if (findings.setup && findings.setup.exitCode !== 0) io.stderr(`greenfix: setup output ended with:\n${findings.setup.outputTail}`);
+    if (findings.baselineTail) io.stderr(`greenfix: the test command's output on the base ended with:\n${findings.baselineTail}`);
     const verdict = doctorVerdict(findings);
     io.stderr(`greenfix: ${verdict.line}`);
     if (options.json) io.stdout(JSON.stringify({ ready: verdict.ready, verdict: verdict.line, ...findings }));

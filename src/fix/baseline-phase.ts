@@ -1,8 +1,11 @@
-import { runTestCommand } from '../agent/test-run.js';
+import { runTestCommand, testOutputTail } from '../agent/test-run.js';
 import type { SandboxRunner } from '../sandbox/types.js';
 import { summarizeBaseline } from '../verify/test-evidence.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import { baselineKey, readBaseline, writeBaseline, type BaselineEntry } from './baseline-cache.js';
+
+/** Lines of the baseline's output kept for the readiness check: enough for a traceback's end. */
+const OUTPUT_TAIL_LINES = 40;
 
 export interface BaselineDeps {
   workspace: ObservableWorkspace;
@@ -13,8 +16,11 @@ export interface BaselineDeps {
   signal?: AbortSignal;
 }
 
-/** `artefacts`: paths the baseline run wrote first (test artefacts), for the model's first message. */
-export type BaselineResult = BaselineEntry & { cached: boolean; artefacts: string[] };
+/**
+ * `artefacts`: paths the baseline run wrote first (test artefacts), for the model's first message;
+ * `outputTail`: the end of this run's output (null when read from the cache), for the readiness check.
+ */
+export type BaselineResult = BaselineEntry & { cached: boolean; artefacts: string[]; outputTail: string | null };
 
 /**
  * The verify command on the base tree, after setup and before the agent changes anything: what
@@ -26,7 +32,7 @@ export async function runBaseline(deps: BaselineDeps, commands: { verify: string
   const tree = await deps.workspace.treeHash();
   const key = baselineKey(tree, commands.verify, commands.setup, commands.dependencies);
   const hit = fresh ? null : readBaseline(deps.cacheDir, key);
-  if (hit) return { ...hit, cached: true, artefacts: [] };
+  if (hit) return { ...hit, cached: true, artefacts: [], outputTail: null };
   const observed = await deps.workspace.observe(
     () =>
       runTestCommand({
@@ -41,8 +47,9 @@ export async function runBaseline(deps: BaselineDeps, commands: { verify: string
   );
   deps.signal?.throwIfAborted();
   const { result: r, report } = observed.value;
+  const outputTail = testOutputTail(observed.value, OUTPUT_TAIL_LINES);
   const entry: BaselineEntry = { key, summary: summarizeBaseline(commands.verify, r, report), report };
   // A run cut short by a timeout says nothing reliable about the base: not cached.
   if (!r.timedOut && !r.aborted) writeBaseline(deps.cacheDir, entry);
-  return { ...entry, cached: false, artefacts: observed.artefacts?.first ?? [] };
+  return { ...entry, cached: false, artefacts: observed.artefacts?.first ?? [], outputTail };
 }

@@ -14,6 +14,8 @@ export interface DoctorFindings {
   missingInSandbox: string[];
   setup: SetupResult | null;
   baseline: BaselineSummary | null;
+  /** The end of the test command's output when it did not pass on the base (why: a missing module…); else null. */
+  baselineTail: string | null;
   /** Host problems (missing bubblewrap, git, …): each a sentence. */
   hostProblems: string[];
 }
@@ -56,7 +58,7 @@ async function missingPrograms(deps: DoctorDeps, commands: Commands): Promise<st
  * fix takes before the model starts, so what works here works in a job.
  */
 export async function runDoctor(deps: DoctorDeps, commands: Commands, sources: DoctorFindings['sources'], hostProblems: string[]): Promise<DoctorFindings> {
-  const findings: DoctorFindings = { commands, sources, missingInSandbox: [], setup: null, baseline: null, hostProblems };
+  const findings: DoctorFindings = { commands, sources, missingInSandbox: [], setup: null, baseline: null, baselineTail: null, hostProblems };
   if (hostProblems.length > 0) return findings;
   findings.missingInSandbox = await missingPrograms(deps, commands);
   const signal = deps.signal ? { signal: deps.signal } : {};
@@ -70,6 +72,7 @@ export async function runDoctor(deps: DoctorDeps, commands: Commands, sources: D
   if (commands.verify) {
     const b = await runBaseline({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.testTimeoutMs, cacheDir: deps.cacheDir, ...signal }, { verify: commands.verify, setup: commands.setup, dependencies }, true);
     findings.baseline = b.summary;
+    if (b.summary.exitCode !== 0 || b.summary.timedOut) findings.baselineTail = b.outputTail;
   }
   return findings;
 }

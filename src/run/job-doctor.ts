@@ -63,6 +63,7 @@ async function check(input: { env: JobEnv; job: Job; config: RepoConfig; host: G
     `- verify_mode: ${codeSpan(config.verify_mode)}`,
   ];
   if (findings.setup && findings.setup.exitCode !== 0) parts.push(details('Setup output (tail)', codeBlock(tail(findings.setup.outputTail, 4000))));
+  if (findings.baselineTail) parts.push(details('Test output on the base (tail)', codeBlock(tail(findings.baselineTail, 4000))));
   parts.push(DOCTOR_MARKER);
   await host.upsertComment(request.number, DOCTOR_MARKER, parts.join('\n\n'));
   return { ready: verdict.ready };

@@ -67,6 +67,8 @@ describe('greenfix doctor', () => {
     const r = await doctor(red, '--verify', 'node --test --test-reporter=tap');
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/with `verify_mode: no_new_failures`: 1 of 2 tests already fail on the base/);
+    // Why it fails on the base: the end of the test output (a person could not see it before).
+    expect(r.stderr).toMatch(/greenfix: the test command's output on the base ended with:\n[\s\S]*not ok 2 - red/);
     const missing = await doctor(red, '--verify', 'no-such-runner-xyz test');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('greenfix: sandbox: not found: no-such-runner-xyz');

@@ -28,6 +28,7 @@ describe('/agent doctor', () => {
     expect(body).toMatch(/- tests ran: exit code 1 in [\d.]+ s\n/);
     expect(body).toContain('- report format: node --test (TAP)');
     expect(body).toContain('- baseline on main: 2 tests, 1 failing: red');
+    expect(body).toMatch(/<summary>Test output on the base \(tail\)<\/summary>[\s\S]*not ok 2 - red/);
     expect(h.state.pulls).toHaveLength(0);
     expect(h.state.reactions).toContainEqual(expect.objectContaining({ content: 'eyes' }));
   });
