@@ -21,6 +21,8 @@ export interface TreeCopyOptions {
   maxBytes: number;
   /** Copy `name` also when it is a regular file or a symlink (default: a directory only). */
   anyType?: boolean;
+  /** The permission bits a copied file may keep (default 0o777; set-id bits never survive). */
+  fileMode?: number;
 }
 
 export interface TreeCopyStats {
@@ -104,7 +106,7 @@ function copyEntry(srcDir: number, dstDir: number, name: Buffer, shown: string, 
     // Permission bits only: a setuid bit the sandbox set must not survive in a host-owned copy.
     const out = openSync(at(dstDir, name), constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
-      fchmodSync(out, fst.mode & 0o777);
+      fchmodSync(out, fst.mode & (options.fileMode ?? 0o777));
     } finally {
       closeSync(out);
     }

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { errorText } from '../util/error-text.js';
 import { runIn, type RepoHandle } from './private-index.js';
 import { copyTreeNoFollow, TreeCopyError } from './safe-tree-copy.js';
+import { treeManifest } from './tree-manifest.js';
 
 /**
  * The dependency state of a fix: what the setup step left in the worktree outside the base tree
@@ -21,7 +21,7 @@ export const SetupStateManifestSchema = z.strictObject({
   refused: z.array(z.strictObject({ path: z.string(), reason: z.string() })),
   files: z.number().int().nonnegative(),
   bytes: z.number().int().nonnegative(),
-  /** sha256 over the sorted listing of every kept entry (path, type, size, mode, content digest, link target). */
+  /** The kept tree's manifest digest (tree-manifest.ts: every entry's path, type, mode, size, content): the dependency state. */
   digest: z.string(),
 });
 export type SetupStateManifest = z.infer<typeof SetupStateManifestSchema>;
@@ -52,7 +52,8 @@ export async function untrackedRoots(repo: RepoHandle, baseCommit: string, index
  * Copies what setup left (untrackedRoots) from `root` into `dir` (replaced whole), without following
  * anything the sandbox could have planted: every parent must be a real directory, every entry must
  * belong to `expectOwner`, FIFOs and devices are refused. Files lose group/other write and set-id
- * bits, so a hard link to them grants nothing. Written to a temporary directory, then renamed.
+ * bits, so a hard link to them grants nothing. Written to a temporary directory, then renamed; its
+ * digest is the tree manifest's, as the dependency cache's integrity check uses.
  */
 export async function keepSetupState(opts: { repo: RepoHandle; baseCommit: string; dir: string; expectOwner: number | null }): Promise<SetupStateManifest> {
   const roots = await untrackedRoots(opts.repo, opts.baseCommit, `${opts.dir}.index`);
@@ -75,6 +76,8 @@ export async function keepSetupState(opts: { repo: RepoHandle; baseCommit: strin
         expectOwner: opts.expectOwner,
         maxBytes: MAX_BYTES - manifest.bytes,
         anyType: true,
+        // No group or other write: a hard link to a kept file grants the tests nothing (clean-room.ts).
+        fileMode: 0o755,
       });
       manifest.roots.push(path);
       manifest.files += copied.files;
@@ -85,7 +88,7 @@ export async function keepSetupState(opts: { repo: RepoHandle; baseCommit: strin
       manifest.refused.push({ path, reason: errorText(error) });
     }
   }
-  manifest.digest = digestTree(join(tmp, TREE), manifest.roots);
+  manifest.digest = treeManifest(join(tmp, TREE), manifest.roots).digest;
   writeFileSync(join(tmp, MANIFEST), `${JSON.stringify(manifest)}\n`, { mode: 0o600 });
   rmSync(opts.dir, { recursive: true, force: true });
   renameSync(tmp, opts.dir);
@@ -117,31 +120,4 @@ export function notRealDirectory(root: string, rel: string): string | null {
     if (!st.isDirectory()) return `${rel} is reached through ${at.slice(root.length + 1)}, which is not a directory (a symlink or file): not followed`;
   }
   return null;
-}
-
-/**
- * One digest of a host-owned tree: every entry's path, type, size, permission bits, content and
- * link target, sorted (what the baseline cache keys on: the dependency state). Also drops group
- * and other write and set-id bits from files as it walks.
- */
-function digestTree(base: string, roots: readonly string[]): string {
-  const lines: string[] = [];
-  const visit = (rel: string): void => {
-    const abs = join(base, rel);
-    const st = lstatSync(abs);
-    if (st.isSymbolicLink()) {
-      lines.push(`l ${rel} ${JSON.stringify(readlinkSync(abs))}`);
-      return;
-    }
-    if (st.isDirectory()) {
-      lines.push(`d ${rel}`);
-      for (const child of readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) visit(`${rel}/${child.name}`);
-      return;
-    }
-    const mode = st.mode & 0o755;
-    if ((st.mode & 0o7777) !== mode) chmodSync(abs, mode);
-    lines.push(`f ${rel} ${st.size} ${mode.toString(8)} ${createHash('sha256').update(readFileSync(abs)).digest('hex')}`);
-  };
-  for (const root of roots) visit(root);
-  return createHash('sha256').update(lines.join('\n')).digest('hex');
 }

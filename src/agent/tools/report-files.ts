@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ReadOnlyBind, SandboxRunner } from '../../sandbox/types.js';
 import { openRegularFile, readFd } from '../../util/regular-file.js';
 import type { ReportFile } from '../../verify/test-report.js';
+import { notRealDirectory } from '../../workspace/setup-state.js';
 import { claimScratchFile } from './scratch.js';
 
 const MARKER = '@@greenfix-report-file@@';
@@ -97,17 +98,8 @@ function candidates(dir: string): Map<string, bigint> {
       else if (entry.isFile() && /^TEST-.*\.xml$/.test(entry.name)) file(child);
     }
   };
-  for (const rel of REPORT_DIRS) if (realDirectory(dir, rel)) walk(rel, 1);
+  for (const rel of REPORT_DIRS) if (notRealDirectory(dir, rel) === null) walk(rel, 1);
   return found;
-}
-
-function realDirectory(dir: string, rel: string): boolean {
-  let at = dir;
-  for (const part of rel.split('/')) {
-    at = join(at, part);
-    if (!lstatOrNull(at)?.isDirectory()) return false;
-  }
-  return true;
 }
 
 function lstatOrNull(path: string): BigIntStats | null {
