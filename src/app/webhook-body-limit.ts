@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 export { DEFAULT_WEBHOOK_MAX_BYTES } from '../config/env-config.js';
 
@@ -61,19 +62,34 @@ export function limitWebhookBodies(server: HttpServer, limit: WebhookBodyLimit):
 
 function refuse(req: IncomingMessage, res: ServerResponse, limit: WebhookBodyLimit, declared: number | null, read: number): void {
   limit.onRefused?.({ declaredBytes: declared, readBytes: read });
-  // Stop reading now. A request that was never read is drained by Node when its response
-  // finishes; one that is consumed (a data listener) and paused is not: the HTTP parser stops
+  // Stop reading now. A request nobody has started to read is drained by Node when
+  // its response finishes; one that is being read and is paused is not: the HTTP parser stops
   // reading the socket once the request's small buffer is full, and TCP holds the sender back.
-  req.on('data', () => undefined);
+  // `read(0)` marks it as being read without taking anything (a declared length over the limit
+  // arrives here before the first chunk).
   req.pause();
+  req.read(0);
+  lingerOnClose(req.socket);
   const body = JSON.stringify({ error: `webhook body over ${limit.maxBytes} bytes` });
   res.shouldKeepAlive = false;
   res.writeHead(413, { 'content-type': 'application/json', connection: 'close', 'content-length': Buffer.byteLength(body) });
-  res.end(body, () => {
-    const timer = setTimeout(() => req.socket.destroy(), CLOSE_AFTER_MS);
+  res.end(body);
+}
+
+/**
+ * Node's server ends a `Connection: close` response with `socket.destroySoon()`: a FIN, then a
+ * destroy as soon as it is written. The body the client is still sending sits unread in the
+ * receive queue, so that destroy is a RST, and a client still writing loses the 413 it has not
+ * read yet (its next write fails first). A lingering close instead: half-close now (the client
+ * reads the answer and its end), destroy when the client closes or after CLOSE_AFTER_MS.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), CLOSE_AFTER_MS);
     timer.unref();
-    req.socket.once('close', () => clearTimeout(timer));
-  });
+    socket.once('close', () => clearTimeout(timer));
+  };
 }
 
 function declaredLength(req: IncomingMessage): number | null {

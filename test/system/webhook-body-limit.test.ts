@@ -21,8 +21,8 @@ interface Streamed {
 
 /**
  * POSTs up to `total` bytes in 64 KiB chunks over a raw TCP socket, each when the socket takes
- * more (`drain`), and keeps writing after the answer: it resolves when the server has closed the
- * connection (or the whole body went out), with the status it answered. A raw socket, not
+ * more (`drain`), and keeps writing after the answer: it resolves when the server has closed its
+ * side of the connection (or the whole body went out), with the status it answered. A raw socket, not
  * `http.request`: nock's interceptor wraps every ClientRequest in this process, and a write
  * cancelled under it (ECANCELED when the server hangs up mid-body) surfaced as an uncaught error.
  */
@@ -44,6 +44,7 @@ function stream(url: string, total: number, headers: Record<string, string>): Pr
     };
     socket.on('error', finish);
     socket.on('close', finish);
+    socket.on('end', finish); // the server answered and half-closed: it reads no more
     socket.on('data', (data: Buffer) => {
       if (out.status !== null) return;
       answer += data.toString('latin1');
