@@ -6,7 +6,8 @@ import { replayJournal } from '../agent/resume-replay.js';
 import { emptyAgentState } from '../agent/state.js';
 import { executeToolCall } from '../agent/tools/registry.js';
 import { DEFAULT_BUDGETS } from '../config/budget-defaults.js';
-import { fixCommands, fixDeps } from '../fix/fix-session.js';
+import { assembleFix } from '../fix/assemble-fix.js';
+import { fixCommands } from '../fix/fix-input.js';
 import { localPublisher } from '../fix/local-publisher.js';
 import { createChatModel } from '../model/create-chat-model.js';
 import { modelConfigFromEnv } from '../model/model-config.js';
@@ -67,7 +68,7 @@ async function chat(options: ChatOptions, io: CliIo, terminal: ChatTerminal): Pr
   const runState = fixStore.get()!;
 
   const wrap = crashWrappers(io.env);
-  const assembled = fixDeps({
+  const assembled = assembleFix({
     workspace,
     commands: runState.commands,
     budgets: { maxSteps: options.maxSteps, maxTokens: DEFAULT_BUDGETS.maxTokens, timeoutMinutes: DEFAULT_BUDGETS.timeoutMinutes, contextTokens: options.contextTokens },
@@ -81,7 +82,7 @@ async function chat(options: ChatOptions, io: CliIo, terminal: ChatTerminal): Pr
     warn,
     now: Date.now,
     onEvent: (event) => {
-      const line = formatEvent(event);
+      const line = event.type === 'agent' ? formatEvent(event.event) : null;
       if (line) io.stdout(line);
     },
   });

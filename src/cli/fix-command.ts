@@ -1,5 +1,5 @@
 import { ConfigError } from '../model/config-error.js';
-import { NoTestCommandError } from '../fix/fix-session.js';
+import { NoTestCommandError } from '../fix/fix-input.js';
 import { createChatModel } from '../model/create-chat-model.js';
 import { costOf } from '../model/cost.js';
 import { modelConfigFromEnv } from '../model/model-config.js';
@@ -10,7 +10,8 @@ import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { SetupAllowSchema } from '../config/domain-pattern.js';
 import { join } from 'node:path';
 import { cacheBytesFromEnv } from '../config/env-config.js';
-import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
+import { fixCommands, type FixInput } from '../fix/fix-input.js';
+import { runFix } from '../fix/run-fix.js';
 import { createDepCache } from '../workspace/dep-cache.js';
 import { StateFileError } from '../fix/state-file.js';
 import { parentOfBase } from '../workspace/empty-base.js';
@@ -22,7 +23,7 @@ import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
 import { reportFix } from './fix-report.js';
 import type { CliIo } from './io.js';
 import { locateRun, openLocalState, openRunWorkspace, type LocalRun, type LocalState } from './local-run.js';
-import { localSessionInput } from './local-session.js';
+import { localFixInput } from './local-session.js';
 import { baseName } from './base-name.js';
 import { localCacheScope } from './local-cache-scope.js';
 import { workdirProblem } from './workdir-check.js';
@@ -69,8 +70,8 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   io.stderr(`greenfix: worktree ${run.worktree} at ${base}; verify: ${commands.verify}; setup: ${commands.setup ?? '(none)'}`);
 
   const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
-  const input = localSessionInput({ options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit), ...(await localCaches(run, io, warn)) });
-  const result = await runFixSession(input, options.task).finally(() => jobSandbox.release());
+  const input = localFixInput({ options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit), ...(await localCaches(run, io, warn)) });
+  const result = await runFix(input).finally(() => jobSandbox.release());
   if (result.status === 'published') {
     await removeWorktree(run.repo, run.worktree);
     // The private index, scratch outputs and the kept setup state (a copy of node_modules…): the journal stays.
@@ -80,7 +81,7 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
 }
 
 /** The workdir's dependency cache, scoped to this checkout and branch; GREENFIX_CACHE_MB=0 turns it off. */
-async function localCaches(run: LocalRun, io: CliIo, warn: (message: string) => void): Promise<Pick<FixSessionInput, 'caches'>> {
+async function localCaches(run: LocalRun, io: CliIo, warn: (message: string) => void): Promise<Pick<FixInput, 'caches'>> {
   const capBytes = cacheBytesFromEnv(io.env);
   if (typeof capBytes === 'string') throw new UsageError(capBytes);
   if (capBytes === 0) return {};

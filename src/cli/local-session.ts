@@ -1,8 +1,8 @@
-import type { FixSessionInput } from '../fix/fix-session.js';
+import type { FixInput } from '../fix/fix-input.js';
+import type { FixEvent } from '../fix/fix-event.js';
 import { baselineCacheDir } from '../fix/baseline-cache.js';
 import { FIX_TOOL_LIMITS } from '../fix/defaults.js';
 import { localPublisher } from '../fix/local-publisher.js';
-import { setupSummary } from '../fix/setup-phase.js';
 import type { ModelPrice } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
 import type { JobSandbox } from '../sandbox/types.js';
@@ -26,15 +26,16 @@ export interface LocalSessionParts {
   env: Readonly<Record<string, string | undefined>>;
   stderr: (line: string) => void;
   /** The setup step's caches (fix-command.ts builds them from GREENFIX_CACHE_MB). */
-  caches?: FixSessionInput['caches'];
+  caches?: FixInput['caches'];
   /** How the base is named to people ("main @ 1a2b3c4"); default "the base". */
   baseName?: string;
 }
 
-/** What `greenfix fix` supplies to the one assembly (fix/fix-session.ts); the job's twin is jobSessionInput. */
-export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
+/** What `greenfix fix` supplies to the fix's one door (fix/run-fix.ts); the job's twin is jobFixInput. */
+export function localFixInput(parts: LocalSessionParts): FixInput {
   const { options, run, stderr } = parts;
   return {
+    task: options.task,
     workspace: parts.workspace,
     commands: parts.commands,
     budgets: {
@@ -56,12 +57,19 @@ export function localSessionInput(parts: LocalSessionParts): FixSessionInput {
     warn: (message) => stderr(`greenfix: warning: ${message}`),
     now: Date.now,
     tests: { mode: options.verifyMode ?? 'all_pass', cacheDir: baselineCacheDir(run.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: parts.baseName ?? 'the base', allowRemovedTests: options.allowRemovedTests === true },
-    onPhase: (phase, detail) => stderr(`greenfix: ${phase}: ${detail}`),
-    onSetupDone: (setup) => stderr(`greenfix: setup: done: ${setupSummary(parts.commands.setup ?? '', setup)}`),
-    onBaseline: (line, cached) => stderr(`greenfix: baseline ${line}${cached ? ' (cached: not run again)' : ''}`),
     onEvent: (event) => {
-      const line = formatEvent(event, parts.model.name, parts.price ?? null);
+      const line = progressLine(event, parts);
       if (line) stderr(line);
     },
   };
+}
+
+/** A fix's event as the CLI's progress line on stderr, or null for one it does not show. */
+function progressLine(event: FixEvent, parts: LocalSessionParts): string | null {
+  if (event.type === 'agent') return formatEvent(event.event, parts.model.name, parts.price ?? null);
+  if (event.state === 'running') return `greenfix: ${event.phase}: ${event.detail}`;
+  if (event.state !== 'done') return null;
+  if (event.phase === 'setup') return `greenfix: setup: done: ${event.detail}`;
+  if (event.phase === 'baseline') return `greenfix: baseline ${event.detail}${event.cached ? ' (cached: not run again)' : ''}`;
+  return null;
 }

@@ -22,6 +22,8 @@ export interface Published {
   tree: string;
   /** The pull request that carries the commit (GitHub App). */
   pullRequest?: { number: number; url: string };
+  /** The check run that shows the evidence (GitHub App); absent in a run published before it was recorded. */
+  checkRunUrl?: string;
 }
 
 /**

@@ -1,57 +1,16 @@
-import { readJournal, type FileJournal } from '../agent/journal.js';
+import { readJournal } from '../agent/journal.js';
 import { runOrResume } from '../agent/resume.js';
 import { systemPrompt } from '../agent/prompt.js';
 import type { AgentDeps, AgentOutcome } from '../agent/types.js';
-import type { SandboxRunner } from '../sandbox/types.js';
-import type { ObservableWorkspace } from '../workspace/types.js';
-import type { Published, Publisher } from './publisher.js';
-import type { RunState, RunStateStore } from './run-state.js';
-import { dependencyState, runSetup, setupNote, type SetupDeps, type SetupResult } from './setup-phase.js';
+import { baselineSentence, type BaselineSummary } from '../verify/test-evidence.js';
+import { assembleFix, type AssembledFix } from './assemble-fix.js';
 import { baselineNote } from './baseline-note.js';
 import { runBaseline } from './baseline-phase.js';
-import { baselineSentence, type BaselineSummary } from '../verify/test-evidence.js';
-import type { VerifyMode } from '../verify/verify-policy.js';
-
-export interface FixPaths {
-  journal: string;
-}
-
-export interface FixDeps {
-  workspace: ObservableWorkspace;
-  sandbox: SandboxRunner;
-  publisher: Publisher;
-  paths: FixPaths;
-  /** The state file's `fix` section (state-file.ts). */
-  state: RunStateStore;
-  /** The agent's dependencies minus what this module supplies (the journal). */
-  agent: Omit<AgentDeps, 'journal'>;
-  /** Opens the agent's journal (appending to what is there). */
-  openJournal(path: string): FileJournal;
-  setupTimeoutMs: number;
-  /** The repository's `network.allow`: the only domains setup may reach (empty: any public host). */
-  setupAllow?: readonly string[];
-  agentsMd: string | null;
-  /** The dependency cache and the package managers' cache of the setup step, when on. */
-  setup?: Pick<SetupDeps, 'cache' | 'warn'> & { managerCache?: () => Promise<SetupDeps['managerCache']> };
-  /** The baseline run and verify_mode; absent = no baseline, all_pass. */
-  tests?: FixTestsDeps;
-  onPhase?: (phase: 'setup' | 'baseline' | 'agent' | 'gate' | 'publish', detail: string) => void;
-  /** What the baseline found, one line ("on main: 12 tests, 1 failing: a"); `cached` when not run again. */
-  onBaseline?: (line: string, cached: boolean) => void;
-  /** How setup ended (also on a resumed run), before the agent starts. */
-  onSetupDone?: (setup: SetupResult) => void;
-}
-
-export interface FixTestsDeps {
-  mode: VerifyMode;
-  /** Host-owned baseline cache (baseline-cache.ts `baselineCacheDir`). */
-  cacheDir: string;
-  timeoutMs: number;
-  /** How the base is named to people: "main", "feature-x @ 1a2b3c4". */
-  where: string;
-  /** The repository's `tests.allow_removed` (default false). */
-  allowRemovedTests?: boolean;
-}
+import type { FixEvent } from './fix-event.js';
+import { NoTestCommandError, type FixInput } from './fix-input.js';
+import type { Published } from './publisher.js';
+import type { RunState } from './run-state.js';
+import { dependencyState, runSetup, setupNote, setupSummary } from './setup-phase.js';
 
 export type FixResult = (
   | { status: 'published'; outcome: AgentOutcome; published: Published }
@@ -59,85 +18,84 @@ export type FixResult = (
 ) & { baseline?: BaselineSummary };
 
 /**
- * The one place that sequences a fix: setup → agent → gate → publish. Each effect is recorded
- * (run state, agent journal) before the next phase, so calling this again after a crash continues
- * where it stopped and repeats nothing that already happened.
+ * The one door of a fix: setup → baseline → agent → gate → publish, told as events
+ * (fix-event.ts). Each effect is recorded (run state, agent journal) before the next phase, so
+ * calling this again after a crash continues where it stopped and repeats nothing that already
+ * happened. Without a test command it stops before setup and any model call (NoTestCommandError).
+ * When a limit stopped the job, that limit (a SandboxLimitError) is why it ended, whatever the
+ * abort made of the step it was in.
  */
-export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResult> {
-  let state = deps.state.get() ?? initial;
-  deps.state.set(state);
+export async function runFix(input: FixInput): Promise<FixResult> {
+  if (!input.commands.verify) throw new NoTestCommandError();
+  const fix = assembleFix(input);
+  const initial: RunState = { task: input.task, baseCommit: input.workspace.baseCommit, createdAt: input.now(), commands: input.commands };
+  try {
+    return await sequence(input, fix, fix.state.get() ?? initial);
+  } catch (error) {
+    throw input.sandbox.signal.aborted ? input.sandbox.signal.reason : error;
+  }
+}
+
+async function sequence(input: FixInput, fix: AssembledFix, resumed: RunState): Promise<FixResult> {
+  const emit = (event: FixEvent) => input.onEvent?.(event);
+  let state = resumed;
+  fix.state.set(state);
 
   const setup = state.commands.setup;
   if (setup && !state.setup) {
-    deps.onPhase?.('setup', setup);
-    const signal = deps.agent.toolContext.signal;
-    const egressAllow = deps.setupAllow ?? [];
-    const managerCache = await deps.setup?.managerCache?.();
-    const setupDeps: SetupDeps = {
-      workspace: deps.workspace,
-      sandbox: deps.sandbox,
-      timeoutMs: deps.setupTimeoutMs,
-      egressAllow,
-      ...(signal ? { signal } : {}),
-      ...(deps.setup?.cache ? { cache: deps.setup.cache } : {}),
-      ...(deps.setup?.warn ? { warn: deps.setup.warn } : {}),
-      ...(managerCache ? { managerCache } : {}),
-    };
-    const done = await runSetup(setupDeps, setup);
-    signal?.throwIfAborted();
+    emit({ type: 'phase', phase: 'setup', state: 'running', detail: setup });
+    const managerCache = await fix.managerCache?.();
+    const done = await runSetup({ ...fix.setup, ...(managerCache ? { managerCache } : {}) }, setup);
+    fix.signal.throwIfAborted();
     // Before the agent acts: the dependency state the clean room restores (DESIGN §3.2).
-    const kept = await deps.workspace.keepSetupState(deps.agent.toolContext.fileOwner);
+    const kept = await input.workspace.keepSetupState(input.sandbox.owner);
     state = { ...state, setup: { ...done, dependencyState: { digest: kept.digest, files: kept.files, bytes: kept.bytes, refused: kept.refused } } };
-    deps.state.set(state);
+    fix.state.set(state);
   }
-  if (setup && state.setup) deps.onSetupDone?.(state.setup);
+  if (setup && state.setup) emit({ type: 'phase', phase: 'setup', state: 'done', detail: setupSummary(setup, state.setup), setup: state.setup });
+  if (!setup) emit({ type: 'phase', phase: 'setup', state: 'skipped', detail: 'no setup command' });
+
   const verify = state.commands.verify;
-  if (verify && deps.tests && !state.baseline) {
-    deps.onPhase?.('baseline', verify);
-    const signal = deps.agent.toolContext.signal;
-    const b = await runBaseline({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.tests.timeoutMs, cacheDir: deps.tests.cacheDir, ...(signal ? { signal } : {}) }, { verify, setup: setup ?? null, dependencies: dependencyState(state) });
-    signal?.throwIfAborted();
+  const tests = input.tests;
+  if (verify && tests && !state.baseline) {
+    emit({ type: 'phase', phase: 'baseline', state: 'running', detail: verify });
+    const b = await runBaseline({ workspace: input.workspace, sandbox: input.sandbox, timeoutMs: tests.timeoutMs, cacheDir: tests.cacheDir, signal: fix.signal }, { verify, setup: setup ?? null, dependencies: dependencyState(state) });
+    fix.signal.throwIfAborted();
     state = { ...state, baseline: { summary: b.summary, report: b.report, cached: b.cached, artefacts: b.artefacts } };
-    deps.state.set(state);
+    fix.state.set(state);
   }
-  const baselineLine = deps.tests && state.baseline ? baselineSentence(state.baseline.summary, deps.tests.where) : null;
-  if (baselineLine && state.baseline) deps.onBaseline?.(baselineLine, state.baseline.cached);
-  const notes = [setup && state.setup ? setupNote(setup, state.setup) : null, deps.tests && baselineLine ? baselineNote(baselineLine, deps.tests.mode, state.baseline?.summary ?? null, state.baseline?.artefacts ?? []) : null];
+  const baselineLine = tests && state.baseline ? baselineSentence(state.baseline.summary, tests.where) : null;
+  if (baselineLine && state.baseline) emit({ type: 'phase', phase: 'baseline', state: 'done', detail: baselineLine, cached: state.baseline.cached });
+  else emit({ type: 'phase', phase: 'baseline', state: 'skipped', detail: 'no test command' });
+  const notes = [setup && state.setup ? setupNote(setup, state.setup) : null, tests && baselineLine ? baselineNote(baselineLine, tests.mode, state.baseline?.summary ?? null, state.baseline?.artefacts ?? []) : null];
   const note = notes.filter((n): n is string => n !== null).join('\n\n') || null;
 
-  deps.onPhase?.('agent', deps.agent.model.name);
-  const records = readJournal(deps.paths.journal);
-  const journal = deps.openJournal(deps.paths.journal);
-  let outcome: AgentOutcome;
-  try {
-    const tests = deps.tests ? { mode: deps.tests.mode, baseline: state.baseline?.report ?? null, baselineSummary: state.baseline?.summary ?? null, allowRemovedTests: deps.tests.allowRemovedTests === true } : undefined;
-    const toolContext = tests ? { ...deps.agent.toolContext, tests } : deps.agent.toolContext;
-    const agentDeps: AgentDeps = { ...deps.agent, toolContext, journal };
-    const task = note ? `${state.task}\n\n${note}` : state.task;
-    outcome = await runOrResume(agentDeps, { task, systemPrompt: systemPrompt(deps.agentsMd, state.commands.verify) }, records);
-  } finally {
-    journal.close();
-  }
+  emit({ type: 'phase', phase: 'agent', state: 'running', detail: input.model.name });
+  const outcome = await runAgent(input, fix, state, note);
   const extra = state.baseline ? { baseline: state.baseline.summary } : {};
   if (outcome.status !== 'verified' || !outcome.verified) {
     return { status: 'not_verified', outcome, reason: outcome.reason, ...extra };
   }
-
-  if (state.published) return { status: 'published', outcome, published: state.published, ...extra };
+  if (state.published) {
+    emit({ type: 'phase', phase: 'publish', state: 'done', detail: publishedDetail(state.published) });
+    return { status: 'published', outcome, published: state.published, ...extra };
+  }
 
   // The gate: what gets committed is what was tested, checked once more outside the agent.
-  deps.onPhase?.('gate', outcome.verified.tree);
+  emit({ type: 'phase', phase: 'agent', state: 'done', detail: `${outcome.steps} steps` });
+  emit({ type: 'phase', phase: 'gate', state: 'running', detail: outcome.verified.tree });
   if (!outcome.verified.cleanRoom) {
     return { status: 'not_verified', outcome, reason: `tree ${outcome.verified.tree} passed only in the worktree, never in the clean room: not published`, ...extra };
   }
-  const current = await deps.workspace.treeHash();
+  const current = await input.workspace.treeHash();
   if (current !== outcome.verified.tree) {
     return { status: 'not_verified', outcome, reason: `the tree changed after verification (${current} ≠ ${outcome.verified.tree})`, ...extra };
   }
 
-  deps.agent.toolContext.signal?.throwIfAborted();
-  deps.onPhase?.('publish', outcome.verified.tree);
-  const published = await deps.publisher.publish({
+  fix.signal.throwIfAborted();
+  emit({ type: 'phase', phase: 'gate', state: 'done', detail: `tree ${outcome.verified.tree.slice(0, 12)}` });
+  emit({ type: 'phase', phase: 'publish', state: 'running', detail: outcome.verified.tree });
+  const published = await fix.publisher.publish({
     verified: outcome.verified,
     baseCommit: state.baseCommit,
     task: state.task,
@@ -145,6 +103,28 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
     tokens: outcome.tokens,
     date: new Date(state.createdAt),
   });
-  deps.state.set({ ...state, published });
+  fix.state.set({ ...state, published });
+  emit({ type: 'phase', phase: 'publish', state: 'done', detail: publishedDetail(published) });
   return { status: 'published', outcome, published, ...extra };
+}
+
+/** The agent, started or resumed from its journal, with the setup and baseline notes after the task. */
+async function runAgent(input: FixInput, fix: AssembledFix, state: RunState, note: string | null): Promise<AgentOutcome> {
+  const records = readJournal(input.journal);
+  const journal = fix.openJournal(input.journal);
+  try {
+    const tests = input.tests;
+    const testPolicy = tests ? { mode: tests.mode, baseline: state.baseline?.report ?? null, baselineSummary: state.baseline?.summary ?? null, allowRemovedTests: tests.allowRemovedTests === true } : undefined;
+    const toolContext = testPolicy ? { ...fix.agent.toolContext, tests: testPolicy } : fix.agent.toolContext;
+    const agentDeps: AgentDeps = { ...fix.agent, toolContext, journal };
+    const task = note ? `${state.task}\n\n${note}` : state.task;
+    return await runOrResume(agentDeps, { task, systemPrompt: systemPrompt(fix.agentsMd, state.commands.verify) }, records);
+  } finally {
+    journal.close();
+  }
+}
+
+/** Where a published fix went, in a few words: the PR's number, else the branch. */
+function publishedDetail(published: Published): string {
+  return published.pullRequest ? `#${published.pullRequest.number}` : published.branch;
 }

@@ -1,4 +1,4 @@
-import { NoTestCommandError } from '../fix/fix-session.js';
+import { NoTestCommandError } from '../fix/fix-input.js';
 import { StateFileError } from '../fix/state-file.js';
 import { GitHubError } from '../github/errors.js';
 import { SandboxCapacityError, SandboxLimitError } from '../sandbox/errors.js';

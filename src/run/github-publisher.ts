@@ -1,6 +1,9 @@
-import type { Tokens } from '../agent/types.js';
 import type { RepoConfig } from '../config/repo-config.js';
-import type { CostText } from '../util/cost-sentence.js';
+import { costOf, costText } from '../model/cost.js';
+import type { ModelPrice } from '../model/prices.js';
+import type { JobQueue } from '../queue/types.js';
+import type { RepoRef } from '../triggers/types.js';
+import { errorText } from '../util/error-text.js';
 import { CHECK_NAME, renderCheckRunOutput } from '../github/render-check-run.js';
 import { renderPullRequestBody } from '../github/render-pull-request.js';
 import type { Evidence } from '../github/report.js';
@@ -8,6 +11,7 @@ import type { GitHost } from '../github/types.js';
 import { commitVerifiedTree } from '../workspace/commit-tree.js';
 import type { PushBranch } from '../workspace/push-branch.js';
 import type { JobTarget } from './job-target.js';
+import { jobRunLogMarkdown, type JobRunLogSource } from './job-run-log.js';
 import { forbiddenPaths, PathPolicyError } from './path-policy.js';
 import { commitMessage, neutraliseTitle, type Publisher } from '../fix/publisher.js';
 
@@ -15,19 +19,17 @@ export interface GitHubPublisherDeps {
   host: GitHost;
   /** The mirror the job's worktree belongs to: the verified tree's objects are there. */
   gitDir: string;
-  cloneUrl: string;
+  repo: RepoRef;
   target: JobTarget;
   config: RepoConfig;
   jobId: string;
   push: PushBranch;
-  /** Words the run's cost (model/cost.ts); absent: the PR body and check run say nothing of it. */
-  describeCost?: (tokens: Tokens) => CostText;
-  /** The run log's Markdown for the check run's text (the verified tree's diff stat); default: the test output only. */
-  runLog?: (tree: string) => Promise<string | undefined>;
-  /** Told where the check run is, for the status comment's link. */
-  onCheckRun?: (url: string) => void;
-  /** Told of the PR as soon as it exists (found again on a resume): the queue records it, idempotently. */
-  onPullRequest?: (pr: { number: number; url: string }) => Promise<void>;
+  /** The PRs a job opened are recorded as soon as they exist (found again on a resume), idempotently: the PR limits read them. */
+  queue: Pick<JobQueue, 'recordPullRequest'>;
+  /** The model and its price, for the cost the PR body and check run state; absent: they say nothing of it. */
+  cost?: { model: string; price: ModelPrice | null };
+  /** The run log for the check run's text (the verified tree's diff stat); absent or unreadable: the test output only. */
+  runLog?: { source: JobRunLogSource; warn: (message: string) => void };
 }
 
 /**
@@ -50,7 +52,7 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
       });
       await deps.push({
         gitDir: deps.gitDir,
-        cloneUrl: deps.cloneUrl,
+        cloneUrl: deps.repo.cloneUrl,
         token: await host.gitToken(),
         branch: target.branch,
         commit,
@@ -58,7 +60,7 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
         protectedBranches: target.protectedBranches,
       });
       const evidence: Evidence = { ...input.verified, commit, branch: target.branch };
-      const cost = input.tokens && deps.describeCost ? { cost: deps.describeCost(input.tokens) } : {};
+      const cost = input.tokens && deps.cost ? { cost: costText(costOf(input.tokens, deps.cost.model, deps.cost.price)) } : {};
       const pr = await host.upsertPullRequest({
         head: target.branch,
         base: target.prBase,
@@ -66,8 +68,9 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
         body: renderPullRequestBody({ issueNumber: target.fixesIssue, summary: input.summary, evidence, jobId: deps.jobId, ...cost }),
         draft: deps.config.draft,
       });
-      await deps.onPullRequest?.(pr);
-      const runLog = deps.runLog ? await deps.runLog(input.verified.tree) : undefined;
+      const { repo } = deps;
+      await deps.queue.recordPullRequest({ repoKey: String(repo.id), repo: `${repo.owner}/${repo.name}`, number: pr.number, jobId: deps.jobId });
+      const runLog = await bestEffortRunLog(deps.runLog, input.verified.tree);
       const check = await host.upsertCheckRun({
         name: CHECK_NAME,
         headSha: commit,
@@ -77,8 +80,18 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
         output: renderCheckRunOutput(evidence, runLog, cost.cost),
         detailsUrl: pr.url,
       });
-      deps.onCheckRun?.(check.url);
-      return { branch: target.branch, commit, tree: input.verified.tree, pullRequest: { number: pr.number, url: pr.url } };
+      return { branch: target.branch, commit, tree: input.verified.tree, pullRequest: { number: pr.number, url: pr.url }, checkRunUrl: check.url };
     },
   };
+}
+
+/** The check run falls back to the test output when the log cannot be read: publishing never fails on it. */
+async function bestEffortRunLog(runLog: GitHubPublisherDeps['runLog'], tree: string): Promise<string | undefined> {
+  if (!runLog) return undefined;
+  try {
+    return await jobRunLogMarkdown(runLog.source, tree);
+  } catch (error) {
+    runLog.warn(`run log unreadable: the check run shows the test output only (${errorText(error)})`);
+    return undefined;
+  }
 }

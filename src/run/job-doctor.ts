@@ -4,7 +4,7 @@ import { baselineCacheDir } from '../fix/baseline-cache.js';
 import { FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from '../fix/defaults.js';
 import { runDoctor, type CommandSource } from '../fix/doctor-check.js';
 import { doctorLines, doctorVerdict } from '../fix/doctor-verdict.js';
-import { fixCommands } from '../fix/fix-session.js';
+import { fixCommands } from '../fix/fix-input.js';
 import { codeBlock, codeSpan, details, oneLine, tail } from '../github/markdown.js';
 import type { GitHost } from '../github/types.js';
 import { untrustedMarkdown } from '../github/untrusted-text.js';

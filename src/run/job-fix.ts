@@ -1,11 +1,8 @@
 import { join } from 'node:path';
-import type { Tokens } from '../agent/types.js';
 import type { RepoConfig } from '../config/repo-config.js';
-import { costOf, costText } from '../model/cost.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
-import { fixCommands, runFixSession, type FixSessionInput } from '../fix/fix-session.js';
-import type { FixResult } from '../fix/run-fix.js';
-import { setupSummary } from '../fix/setup-phase.js';
+import { fixCommands, type FixInput } from '../fix/fix-input.js';
+import { runFix, type FixResult } from '../fix/run-fix.js';
 import type { FailedCheck, GitHost } from '../github/types.js';
 import { answerThreads, toAddressed } from './answer-threads.js';
 import { gatherTaskContext, pullRequestDiff } from './gather-context.js';
@@ -68,12 +65,13 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const failed = ci ? await host.failedChecks(ci.headSha, ci.workflowRunId ? undefined : ci.checks) : [];
   const task = saved?.task ?? (await freshTask(input, failed, gitDir, base, diffBase));
 
-  const links: RunLogLinks = { checkRun: null, page: env.runPageUrl?.(job.id) ?? null };
-  const source: JobRunLogSource = { journal: files.journal, gitDir, base, secrets: env.secrets ?? [], pageUrl: links.page };
+  const pageUrl = env.runPageUrl?.(job.id) ?? null;
+  const source: JobRunLogSource = { journal: files.journal, gitDir, base, secrets: env.secrets ?? [], pageUrl };
   // The job's own uid (the worktree is handed to it) and disk watchdog, released however it ends.
   const sandbox = await env.sandbox.forJob({ workspace: files.worktree });
-  const result = await runFixSession(jobSessionInput(input, workspace, commands, gitDir, sandbox, source, links), task).finally(() => sandbox.release());
+  const result = await runFix(jobFixInput(input, { workspace, commands, gitDir, sandbox, task, runLog: source })).finally(() => sandbox.release());
   await reporter.flush();
+  const links: RunLogLinks = { checkRun: result.status === 'published' ? (result.published.checkRunUrl ?? null) : null, page: pageUrl };
   if (result.status !== 'published') {
     // Best effort: the status comment still says why; a failed check run only loses its link.
     links.checkRun = await noFixCheckRun(host, job.id, base, result, source).catch((error: unknown) => {
@@ -82,8 +80,7 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
     });
   }
   // From the outcome, not only the progress events: a resumed run may have made no call in this process.
-  reporter.report.cost = jobCost(env)(result.outcome.tokens);
-  reporter.report.tokens = result.outcome.tokens.prompt + result.outcome.tokens.completion;
+  reporter.settle(result.outcome.tokens);
   const answered = result.status === 'published' ? await answerReview(input, result, gitDir) : null;
   await report(reporter, result, files, links, target.baseRef.replace(/^refs\/(heads\/)?/, ''), answered);
   return result;
@@ -136,10 +133,24 @@ async function noFixCheckRun(host: GitHost, jobId: string, base: string, result:
   });
 }
 
-/** What a job supplies to the one assembly (fix/fix-session.ts); the CLI's twin is localSessionInput. */
-export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspace, commands: Commands, gitDir: string, sandbox: JobSandbox, source?: JobRunLogSource, links?: RunLogLinks): FixSessionInput {
+/** What a job found before its fix: the worktree, its commands, the mirror, its sandbox, the task. */
+export interface JobFixParts {
+  workspace: ObservableWorkspace;
+  commands: Commands;
+  gitDir: string;
+  sandbox: JobSandbox;
+  task: string;
+  /** Where the PR's check run reads the run log from; absent: the test output only. */
+  runLog?: JobRunLogSource;
+}
+
+/** What a job supplies to the fix's one door (fix/run-fix.ts); the CLI's twin is localFixInput. */
+export function jobFixInput(input: JobFixInput, parts: JobFixParts): FixInput {
   const { env, job, config, host, files, state, target, reporter, signal } = input;
+  const { workspace, commands, sandbox } = parts;
+  const warn = jobWarn(input);
   return {
+    task: parts.task,
     workspace,
     commands,
     budgets: {
@@ -154,19 +165,15 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     sandbox,
     publisher: githubPublisher({
       host,
-      gitDir,
-      cloneUrl: job.request.repo.cloneUrl,
+      gitDir: parts.gitDir,
+      repo: job.request.repo,
       target,
       config,
       jobId: job.id,
       push: env.push,
-      describeCost: jobCost(env),
-      ...(source ? { runLog: (tree: string) => bestEffortRunLog(env, job.id, source, tree) } : {}),
-      ...(links ? { onCheckRun: (url: string) => (links.checkRun = url) } : {}),
-      onPullRequest: async (pr) => {
-        const { repo } = job.request;
-        await env.queue.recordPullRequest({ repoKey: String(repo.id), repo: `${repo.owner}/${repo.name}`, number: pr.number, jobId: job.id });
-      },
+      queue: env.queue,
+      cost: { model: env.model.name, price: env.price ?? null },
+      ...(parts.runLog ? { runLog: { source: parts.runLog, warn } } : {}),
     }),
     state: state.fixStore(),
     journal: files.journal,
@@ -174,19 +181,12 @@ export function jobSessionInput(input: JobFixInput, workspace: ObservableWorkspa
     instructions: config.instructions ?? null,
     ...(env.depCache ? { caches: { deps: env.depCache, managerDir: join(env.workdir, 'package-cache'), scope: cacheScope(job, target) } } : {}),
     jobId: job.id,
-    warn: jobWarn(input),
+    warn,
     signal,
     now: env.now,
     tests: { mode: config.verify_mode, cacheDir: baselineCacheDir(env.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: target.baseRef.replace(/^refs\/(heads\/)?/, ''), allowRemovedTests: config.tests.allow_removed },
-    onPhase: (phase, detail) => onPhase(reporter, phase, detail, commands.setup),
     setupAllow: config.network.allow,
-    onSetupDone: (setup) => void reporter.phase('setup', 'done', setupSummary(commands.setup ?? '', setup)),
-    onBaseline: (line, cached) => void reporter.phase('baseline', 'done', cached ? `${line} (cached)` : line),
-    onEvent: (event) => {
-      if (event.type !== 'model') return;
-      reporter.usage = event.tokens;
-      void reporter.progress(event.step, event.tokens.prompt + event.tokens.completion, jobCost(env)(event.tokens));
-    },
+    onEvent: (event) => reporter.apply(event),
   };
 }
 
@@ -198,32 +198,8 @@ function cacheScope(job: Job, target: JobTarget): DepCacheScope {
   return { repo: String(job.request.repo.id), ref: target.baseRef, defaultRef: `refs/heads/${job.request.repo.defaultBranch}` };
 }
 
-/** The job's cost in words: priced when the model has a price, else "cost unknown (no price for …)". */
-const jobCost = (env: JobEnv) => (tokens: Tokens) => costText(costOf(tokens, env.model.name, env.price ?? null));
-
 /** A worktree file the host would not read (see readRegularFile), in the worker's log. */
 const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn({ jobId: input.job.id }, message);
-
-function onPhase(reporter: JobReporter, phase: 'setup' | 'baseline' | 'agent' | 'gate' | 'publish', detail: string, setup: string | null): void {
-  if (phase === 'setup') void reporter.phase('setup', 'running', detail);
-  if (phase === 'baseline') {
-    if (!setup) void reporter.phase('setup', 'skipped', 'no setup command');
-    void reporter.phase('baseline', 'running', detail);
-  }
-  if (phase === 'agent') {
-    if (!setup) void reporter.phase('setup', 'skipped', 'no setup command');
-    if (reporter.report.phases.find((p) => p.name === 'baseline')?.state === 'pending') void reporter.phase('baseline', 'skipped', 'no test command');
-    void reporter.phase('agent', 'running', detail);
-  }
-  if (phase === 'gate') {
-    void reporter.phase('agent', 'done', `${reporter.report.steps} steps`);
-    void reporter.phase('verification', 'running');
-  }
-  if (phase === 'publish') {
-    void reporter.phase('verification', 'done', `tree ${detail.slice(0, 12)}`);
-    void reporter.phase('pull_request', 'running');
-  }
-}
 
 async function report(reporter: JobReporter, result: FixResult, files: JobFiles, links: RunLogLinks, baseName: string, answered: { replied: number; resolved: number } | null): Promise<void> {
   const logLinks = { ...(links.checkRun ? { runLogUrl: links.checkRun } : {}), ...(links.page ? { runPageUrl: links.page } : {}) };
@@ -231,7 +207,6 @@ async function report(reporter: JobReporter, result: FixResult, files: JobFiles,
     const { published, outcome } = result;
     const pr = published.pullRequest;
     const threads = answered ? ` Answered ${answered.replied} review thread(s)${answered.resolved ? `, resolved ${answered.resolved}` : ''}.` : '';
-    await reporter.phase('pull_request', 'done', pr ? `#${pr.number}` : published.branch);
     await reporter.finish({
       status: 'published',
       sentence: `${pr ? `Opened ${pr.url} with a fix whose tests passed on exactly the committed tree.` : `Pushed ${published.branch}.`}${threads}`,
@@ -245,14 +220,4 @@ async function report(reporter: JobReporter, result: FixResult, files: JobFiles,
   const tests = testsSentence(tail, result.baseline ? baselineSentence(result.baseline, baseName) : null);
   const sentence = [notVerifiedSentence(result.outcome, result.reason), tests].filter(Boolean).join(' ');
   await reporter.finish({ status: 'not_verified', sentence, ...(tail ? { outputTail: tail } : {}), ...logLinks });
-}
-
-/** The PR's check run falls back to the test output when the log cannot be read: publishing never fails on it. */
-async function bestEffortRunLog(env: JobFixInput['env'], jobId: string, source: JobRunLogSource, tree: string): Promise<string | undefined> {
-  try {
-    return await jobRunLogMarkdown(source, tree);
-  } catch (error) {
-    env.log.warn({ jobId, err: errorText(error) }, 'run log unreadable: the check run shows the test output only');
-    return undefined;
-  }
 }

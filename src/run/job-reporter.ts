@@ -4,6 +4,7 @@ import type { JobOutcomeReport, JobReport, PhaseName, PhaseState } from '../gith
 import type { GitHost } from '../github/types.js';
 import type { CostText } from '../util/cost-sentence.js';
 import type { Tokens } from '../agent/types.js';
+import type { FixEvent, FixPhase } from '../fix/fix-event.js';
 
 export interface ReporterDeps {
   host: GitHost;
@@ -14,7 +15,12 @@ export interface ReporterDeps {
   onError: (error: unknown) => void;
   /** A sentence the final status adds (the issue was closed by its author meanwhile), or null. */
   finishNote?: () => Promise<string | null>;
+  /** The run's cost in words (model/cost.ts); absent: the comment says nothing of cost. */
+  describeCost?: (tokens: Tokens) => CostText;
 }
+
+/** The status comment's row of each phase of a fix. */
+const FIX_PHASE_ROW: Record<FixPhase, PhaseName> = { setup: 'setup', baseline: 'baseline', agent: 'agent', gate: 'verification', publish: 'pull_request' };
 
 /**
  * The job's one status comment, edited in place. Writes are serialised (two racing upserts could
@@ -44,6 +50,32 @@ export class JobReporter {
       else phase.detail = detail;
     }
     return this.enqueue(false);
+  }
+
+  /**
+   * A fix's event (fix/fix-event.ts) as the status comment shows it: phases as rows, the agent's
+   * model replies as progress (steps, tokens, cost). Safe to call from synchronous listeners.
+   */
+  apply(event: FixEvent): void {
+    if (event.type === 'agent') {
+      if (event.event.type !== 'model') return;
+      const { step, tokens } = event.event;
+      this.usage = tokens;
+      void this.progress(step, tokens.prompt + tokens.completion, this.deps.describeCost?.(tokens));
+      return;
+    }
+    // A running gate or publish has nothing to say yet (its tree is said when it is done).
+    const quiet = event.state === 'running' && (event.phase === 'gate' || event.phase === 'publish');
+    const cached = event.phase === 'baseline' && event.state === 'done' && event.cached;
+    void this.phase(FIX_PHASE_ROW[event.phase], event.state, quiet ? undefined : cached ? `${event.detail} (cached)` : event.detail);
+  }
+
+  /** The final usage (a resumed run may have made no call in this process): tokens and cost. */
+  settle(tokens: Tokens): void {
+    this.usage = tokens;
+    this.deps.report.tokens = tokens.prompt + tokens.completion;
+    const cost = this.deps.describeCost?.(tokens);
+    if (cost !== undefined) this.deps.report.cost = cost;
   }
 
   progress(steps: number, tokens: number, cost?: CostText): Promise<void> {

@@ -2,17 +2,17 @@ import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { noFixWrappers } from '../../src/fix/fix-wrappers.js';
 import { pushBranch } from '../../src/workspace/push-branch.js';
-import { localSessionInput } from '../../src/cli/local-session.js';
+import { localFixInput } from '../../src/cli/local-session.js';
 import { parseFixOptions } from '../../src/cli/fix-options.js';
 import { locateRun, openLocalState } from '../../src/cli/local-run.js';
 import { defaultRepoConfig, RepoConfigSchema } from '../../src/config/repo-config.js';
-import { fixCommands, fixDeps } from '../../src/fix/fix-session.js';
-import type { FixDeps } from '../../src/fix/run-fix.js';
+import { assembleFix, type AssembledFix } from '../../src/fix/assemble-fix.js';
+import { fixCommands } from '../../src/fix/fix-input.js';
 import { newJobReport } from '../../src/github/report.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { Job } from '../../src/queue/types.js';
 import { jobFiles, openJobState } from '../../src/run/job-files.js';
-import { jobSessionInput } from '../../src/run/job-fix.js';
+import { jobFixInput } from '../../src/run/job-fix.js';
 import { JobReporter } from '../../src/run/job-reporter.js';
 import { planTarget } from '../../src/run/job-target.js';
 import { createUnsandboxed } from '../../src/sandbox/unsandboxed.js';
@@ -42,15 +42,16 @@ function job(): Job {
   };
 }
 
-/** What the agent and runFix get, minus what is the caller's by design (callbacks, publisher, journal path and opener, state). */
-function comparable(deps: FixDeps) {
-  const { onPhase: _p, onSetupDone: _sd, onBaseline: _b, publisher: _pub, paths: _paths, state: _state, openJournal: _o, agent, tests, ...rest } = deps;
+/** What the agent and runFix get, minus what is the caller's by design (the event listener, publisher, journal opener, state, signal). */
+function comparable(fix: AssembledFix, input: { tests?: { where: string } }) {
+  const { publisher: _pub, state: _state, openJournal: _o, signal: _sig, agent, setup, ...rest } = fix;
   // How the base is named is the caller's ("main" in a job, "main @ 1a2b3c4" in the CLI); the rest of the baseline policy is shared.
-  const { where: _w, ...testsPolicy } = tests ?? { where: '' };
+  const { where: _w, ...testsPolicy } = input.tests ?? { where: '' };
+  const { signal: _ss, ...setupRest } = setup;
   const { onEvent: _e, tools, toolContext, config, ...agentRest } = agent;
   const { signal: _s, ...context } = toolContext;
   const { jobId: _j, ...recorded } = config ?? {};
-  return { ...rest, tests: testsPolicy, agent: { ...agentRest, tools: tools.map((t) => t.name), toolContext: context, config: recorded } };
+  return { ...rest, setup: setupRest, tests: testsPolicy, agent: { ...agentRest, tools: tools.map((t) => t.name), toolContext: context, config: recorded } };
 }
 
 async function bothAssemblies(files: Record<string, string>, repoConfig: unknown, argv: string[]) {
@@ -66,7 +67,8 @@ async function bothAssemblies(files: Record<string, string>, repoConfig: unknown
   if (options === 'help') throw new Error('help');
   const run = await locateRun({ GREENFIX_WORKDIR: workdir }, options.repo, options.task);
   const cliCommands = fixCommands(root, undefined, { verify: options.verify, setup: options.setup });
-  const cli = fixDeps({ ...localSessionInput({ options, run, state: openLocalState(run), workspace, commands: cliCommands, model, sandbox, env: {}, stderr: () => undefined }), now });
+  const cliInput = { ...localFixInput({ options, run, state: openLocalState(run), workspace, commands: cliCommands, model, sandbox, env: {}, stderr: () => undefined }), now };
+  const cli = assembleFix(cliInput);
 
   // The job's side, as job-fix.ts builds it.
   const config = RepoConfigSchema.parse(repoConfig ?? {});
@@ -81,20 +83,21 @@ async function bothAssemblies(files: Record<string, string>, repoConfig: unknown
   };
   const jobCommands = fixCommands(root, undefined, { verify: config.verify, setup: config.setup });
   const input = { env, job: job(), config, host, files: files_, state: openJobState(files_), target: plan.target, reporter, signal: new AbortController().signal };
-  const app = fixDeps(jobSessionInput(input, workspace, jobCommands, '/unused/mirror.git', sandbox));
-  return { cli, app, cliCommands, jobCommands, root };
+  const appInput = jobFixInput(input, { workspace, commands: jobCommands, gitDir: '/unused/mirror.git', sandbox, task: 'sum is wrong' });
+  const app = assembleFix(appInput);
+  return { cli, app, cliInput, appInput, cliCommands, jobCommands, root };
 }
 
 describe('one assembly of a fix', () => {
   it('the CLI with no options and a job with no repo config get the same agent deps, detected commands included', async () => {
-    const { cli, app, cliCommands, jobCommands } = await bothAssemblies(
+    const { cli, app, cliInput, appInput, cliCommands, jobCommands } = await bothAssemblies(
       { 'package.json': JSON.stringify({ name: 'w', scripts: { test: 'node --test' } }), 'package-lock.json': '{}', 'index.js': '' },
       undefined,
       [],
     );
     expect(jobCommands).toEqual({ setup: 'npm ci', verify: 'npm test' });
     expect(cliCommands).toEqual(jobCommands);
-    expect(comparable(app)).toEqual(comparable(cli));
+    expect(comparable(app, appInput)).toEqual(comparable(cli, cliInput));
     expect(app.agent.budget).toEqual({ maxSteps: 100, maxTokens: 2_000_000, maxWallMs: 30 * 60_000 });
     expect(app.agent.toolContext.verifyCommand).toBe('npm test');
     // What differs is only what the caller supplies: the job records its id and can be cancelled.
@@ -103,12 +106,12 @@ describe('one assembly of a fix', () => {
   });
 
   it('the same with the same overrides: repo config keys and CLI flags set the same things', async () => {
-    const { cli, app } = await bothAssemblies(
+    const { cli, app, cliInput, appInput } = await bothAssemblies(
       { 'Makefile': 'test:\n\ttrue\n', 'AGENTS.md': 'Be brief.\n' },
       { verify: 'make check', setup: 'make deps', max_steps: 12, max_tokens: 50_000, timeout_minutes: 5 },
       ['--verify', 'make check', '--setup', 'make deps', '--max-steps', '12', '--max-tokens', '50000', '--timeout-minutes', '5'],
     );
-    expect(comparable(app)).toEqual(comparable(cli));
+    expect(comparable(app, appInput)).toEqual(comparable(cli, cliInput));
     expect(app.agent.config).toMatchObject({ verify: 'make check', setup: 'make deps', maxSteps: 12 });
     expect(app.agentsMd).toBe('Be brief.\n');
   });
