@@ -4,7 +4,7 @@ import { noFixWrappers, type FixWrappers } from '../fix/fix-wrappers.js';
 import { crashingHost } from '../github/crashing-host.js';
 import type { GitHost } from '../github/types.js';
 import type { JobQueue } from '../queue/types.js';
-import { crashingQueue } from '../run/crashing-queue.js';
+import { crashingQueue } from '../job/crashing-queue.js';
 import { createCrashPoints, parseCrashAt } from '../util/crash-points.js';
 import { crashingPush } from '../workspace/crashing-push.js';
 import type { PushBranch } from '../workspace/push-branch.js';

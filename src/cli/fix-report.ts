@@ -1,7 +1,7 @@
 import type { FixResult } from '../fix/run-fix.js';
 import { evidenceLines } from '../agent/tools/test-verdict-text.js';
 import { noNewFailuresNote } from '../verify/test-evidence.js';
-import { lastTestOutput, testsSentence } from '../run/job-outcome.js';
+import { lastTestOutput, testsSentence } from '../job/outcome.js';
 import { costText, describeCost, type Cost } from '../model/cost.js';
 import { costSentence } from '../util/cost-sentence.js';
 import { ExitCode } from './exit-codes.js';

@@ -14,21 +14,21 @@ import type { ChatModel } from '../model/types.js';
 import type { JobQueue } from '../queue/types.js';
 import { DEFAULT_JOB_RETENTION_DAYS, DEFAULT_QUEUE_RETENTION_DAYS } from '../config/env-config.js';
 import type { Sandbox } from '../sandbox/types.js';
-import type { JobEnv } from '../run/job-env.js';
+import type { JobEnv } from '../job/env.js';
 import { startJobRetention, DEFAULT_RETENTION_SWEEP_MS, type RetentionTimer } from '../worker/job-retention-timer.js';
 import { sweepJobDirs } from '../worker/job-retention.js';
-import { jobsDir } from '../run/job-files.js';
-import { runJob } from '../run/run-job.js';
+import { jobsDir } from '../job/files.js';
+import { runJob } from '../job/run-job.js';
 import { startWorkerPool, type WorkerPool } from '../worker/worker-pool.js';
 import type { JobRequest } from '../triggers/types.js';
 import { createDepCache } from '../workspace/dep-cache.js';
 import { signRunPath, type RunLinkKey } from '../run-log/run-link.js';
 import { renderRunPage } from '../run-log/render-html.js';
-import { loadJobRunPage } from '../run/job-run-page.js';
+import { loadJobRunPage } from '../job/run-page.js';
 import { pushBranch } from '../workspace/push-branch.js';
 import type { EffectWrappers } from './crash-wrappers.js';
 import type { OperatorCaps } from '../config/operator-caps.js';
-import { createBudgetTracker } from '../run/budget-tracker.js';
+import { createBudgetTracker } from '../job/budget-tracker.js';
 
 /** Finished jobs forgotten per retention sweep (hourly): far more than a busy hour finishes. */
 const PRUNE_BATCH = 5_000;

@@ -4,7 +4,7 @@ import type { RunStateStore } from './run-state.js';
 
 /**
  * Decorators for a fix's effects, chosen where the process is assembled and applied once, by the
- * fix assembly (fix-session.ts). The identity ones in production; a process started with
+ * fix assembly (assemble-fix.ts). The identity ones in production; a process started with
  * GREENFIX_CRASH_AT gets ones that kill it between two effects (cli/crash-wrappers.ts).
  */
 export interface FixWrappers {

@@ -6,7 +6,7 @@ import { errorText } from '../util/error-text.js';
 export interface RetentionDeps {
   /** GREENFIX_WORKDIR; the sweep looks at `<workdir>/jobs/*` only. */
   workdir: string;
-  /** Where the jobs' directories live under the workdir (run/'s `jobsDir`; passed in: worker/ does not import run/). */
+  /** Where the jobs' directories live under the workdir (job/'s `jobsDir`; passed in: worker/ does not import job/). */
   jobsDir(workdir: string): string;
   /** The queue's state of a job (`queue.get(id)`), or null when the queue does not know it. */
   jobState(id: string): Promise<JobState | null>;

@@ -25,7 +25,7 @@ describe('imports in src/', () => {
 
   it('has crash points only in the wrappers: no production interface carries them', () => {
     const users = edges.filter((e) => e.to === 'util/crash-points.ts').map((e) => e.from);
-    expect([...new Set(users)].sort()).toEqual(['agent/crashing-journal.ts', 'cli/crash-wrappers.ts', 'fix/crashing-fix.ts', 'github/crashing-host.ts', 'run/crashing-queue.ts', 'workspace/crashing-push.ts']);
+    expect([...new Set(users)].sort()).toEqual(['agent/crashing-journal.ts', 'cli/crash-wrappers.ts', 'fix/crashing-fix.ts', 'github/crashing-host.ts', 'job/crashing-queue.ts', 'workspace/crashing-push.ts']);
   });
 
   it('has no cycle', () => {

@@ -11,10 +11,10 @@ import { fixCommands } from '../../src/fix/fix-input.js';
 import { newJobReport } from '../../src/github/report.js';
 import { ScriptedModel } from '../../src/model/scripted-model.js';
 import type { Job } from '../../src/queue/types.js';
-import { jobFiles, openJobState } from '../../src/run/job-files.js';
-import { jobFixInput } from '../../src/run/job-fix.js';
-import { JobReporter } from '../../src/run/job-reporter.js';
-import { planTarget } from '../../src/run/job-target.js';
+import { jobFiles, openJobState } from '../../src/job/files.js';
+import { jobFixInput } from '../../src/job/fix.js';
+import { JobReporter } from '../../src/job/reporter.js';
+import { planTarget } from '../../src/job/target.js';
 import { createUnsandboxed } from '../../src/sandbox/unsandboxed.js';
 import { GitWorkspace } from '../../src/workspace/git-workspace.js';
 import { fixture as octokitFixture } from '../github/octokit-fixture.js';
@@ -70,7 +70,7 @@ async function bothAssemblies(files: Record<string, string>, repoConfig: unknown
   const cliInput = { ...localFixInput({ options, run, state: openLocalState(run), workspace, commands: cliCommands, model, sandbox, env: {}, stderr: () => undefined }), now };
   const cli = assembleFix(cliInput);
 
-  // The job's side, as job-fix.ts builds it.
+  // The job's side, as job/fix.ts builds it.
   const config = RepoConfigSchema.parse(repoConfig ?? {});
   const files_ = jobFiles(workdir, 'job-1');
   const plan = planTarget(REQUEST, config, null);

@@ -114,7 +114,7 @@ describe('StateFile', () => {
 
 describe('a job directory left by the greenfix before the one state file', () => {
   it('is refused with a typed error instead of resumed from the worktree it left', async () => {
-    const { jobFiles, makeJobDir, openJobState } = await import('../../src/run/job-files.js');
+    const { jobFiles, makeJobDir, openJobState } = await import('../../src/job/files.js');
     const files = jobFiles(temp.make(), 'job-1');
     makeJobDir(join(files.dir, '..', '..'), files);
     writeFileSync(join(files.dir, 'run.json'), JSON.stringify({ version: 1, task: 't' }));

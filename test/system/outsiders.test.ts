@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import nock from 'nock';
 import { OUTSIDER_REPLY } from '../../src/app/handle-webhook.js';
 import { DEFAULT_REFUSALS_PER_HOUR } from '../../src/app/refusal-limiter.js';
-import { jobFiles } from '../../src/run/job-files.js';
+import { jobFiles } from '../../src/job/files.js';
 import { BUGGY_REPO } from '../cli/helpers.js';
 import { examplePayload, withInstallation } from '../support/webhook-client.js';
 import { INSTALLATION, startHarness, turn, waitFor, type Harness } from './harness.js';

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeRetentionFs } from '../../src/worker/dir-usage.js';
-import { jobsDir } from '../../src/run/job-files.js';
+import { jobsDir } from '../../src/job/files.js';
 import { sweepJobDirs, type RetentionDeps } from '../../src/worker/job-retention.js';
 import { sqliteFixture, type SqliteFixture } from '../queue/sqlite-fixture.js';
 import { DAY, NOW, jobIn, touchTree, writeJobDir } from './job-retention-fixture.js';

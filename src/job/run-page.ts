@@ -5,7 +5,7 @@ import type { RunLog } from '../run-log/run-log.js';
 import { redactText } from '../util/redact-text.js';
 import { git } from '../workspace/git.js';
 import { mirrorDir } from '../workspace/mirror.js';
-import { jobFiles, openJobState } from './job-files.js';
+import { jobFiles, openJobState } from './files.js';
 
 export interface RunPageSourceDeps {
   workdir: string;

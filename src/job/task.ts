@@ -1,6 +1,6 @@
 import type { FailedCheck } from '../github/types.js';
 import type { JobRequest } from '../triggers/types.js';
-import type { JobTarget } from './job-target.js';
+import type { JobTarget } from './target.js';
 import { EMPTY_TASK_CONTEXT, renderTaskContext, type TaskContext } from './task-context.js';
 
 /** Characters of CI output per failed check that go into the task. */

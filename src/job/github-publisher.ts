@@ -10,8 +10,8 @@ import type { Evidence } from '../github/report.js';
 import type { GitHost } from '../github/types.js';
 import { commitVerifiedTree } from '../workspace/commit-tree.js';
 import type { PushBranch } from '../workspace/push-branch.js';
-import type { JobTarget } from './job-target.js';
-import { jobRunLogMarkdown, type JobRunLogSource } from './job-run-log.js';
+import type { JobTarget } from './target.js';
+import { jobRunLogMarkdown, type JobRunLogSource } from './run-log.js';
 import { forbiddenPaths, PathPolicyError } from './path-policy.js';
 import { commitMessage, neutraliseTitle, type Publisher } from '../fix/publisher.js';
 

@@ -16,14 +16,14 @@ import { addWorktree } from '../workspace/worktree.js';
 import { baselineCacheDir } from '../fix/baseline-cache.js';
 import { FIX_TOOL_LIMITS } from '../fix/defaults.js';
 import { githubPublisher } from './github-publisher.js';
-import type { JobFiles, JobStateFile } from './job-files.js';
-import type { JobEnv } from './job-env.js';
-import { lastTestOutput, notVerifiedSentence, testsSentence } from './job-outcome.js';
+import type { JobFiles, JobStateFile } from './files.js';
+import type { JobEnv } from './env.js';
+import { lastTestOutput, notVerifiedSentence, testsSentence } from './outcome.js';
 import { baselineSentence } from '../verify/test-evidence.js';
-import type { JobReporter } from './job-reporter.js';
-import type { JobTarget } from './job-target.js';
-import { jobRunLogMarkdown, publishNoFixCheckRun, type JobRunLogSource } from './job-run-log.js';
-import { jobTask } from './job-task.js';
+import type { JobReporter } from './reporter.js';
+import type { JobTarget } from './target.js';
+import { jobRunLogMarkdown, publishNoFixCheckRun, type JobRunLogSource } from './run-log.js';
+import { jobTask } from './task.js';
 import { errorText } from '../util/error-text.js';
 
 export interface JobFixInput {

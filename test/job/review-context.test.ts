@@ -2,11 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import { renderThreadReply } from '../../src/github/render-thread-reply.js';
 import type { ReviewThread } from '../../src/github/types.js';
 import type { JobRequest } from '../../src/triggers/types.js';
-import { toAddressed } from '../../src/run/answer-threads.js';
-import { jobTask } from '../../src/run/job-task.js';
-import { oldRanges, touches } from '../../src/run/line-changes.js';
-import { addressedThreads } from '../../src/run/review-scope.js';
-import { lineRange, TASK_CAPS, threadNotes } from '../../src/run/task-context.js';
+import { toAddressed } from '../../src/job/answer-threads.js';
+import { jobTask } from '../../src/job/task.js';
+import { oldRanges, touches } from '../../src/job/line-changes.js';
+import { addressedThreads } from '../../src/job/review-scope.js';
+import { lineRange, TASK_CAPS, threadNotes } from '../../src/job/task-context.js';
 
 const thread = (id: number, over: Partial<ReviewThread> = {}, reviewId = 1): ReviewThread => ({
   id: `T${id}`,

@@ -14,8 +14,8 @@ import type { ObservableWorkspace } from '../workspace/types.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
 import { addWorktree } from '../workspace/worktree.js';
-import type { JobEnv } from './job-env.js';
-import type { JobFiles } from './job-files.js';
+import type { JobEnv } from './env.js';
+import type { JobFiles } from './files.js';
 
 /** The `/agent doctor` answer: one comment per issue or PR, edited in place on a second run. */
 export const DOCTOR_MARKER = '<!-- greenfix:doctor -->';

@@ -40,7 +40,7 @@ export interface RecordingHost {
 
 /**
  * A GitHost holding comments and check runs in memory and recording every write, for the pure
- * run/ decisions (reporter throttling, CI guard). Each write yields to the event loop before it
+ * job/ decisions (reporter throttling, CI guard). Each write yields to the event loop before it
  * lands, so overlapping writes would show in `maxInFlight`.
  */
 export function recordingHost(): RecordingHost {

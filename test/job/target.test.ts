@@ -1,6 +1,6 @@
 import { RepoConfigSchema } from '../../src/config/repo-config.js';
 import type { PullRequestInfo } from '../../src/github/types.js';
-import { planTarget } from '../../src/run/job-target.js';
+import { planTarget } from '../../src/job/target.js';
 import type { JobRequest } from '../../src/triggers/types.js';
 
 const REPO = { id: 1, owner: 'octo', name: 'widgets', cloneUrl: 'https://github.com/octo/widgets.git', defaultBranch: 'main' };

@@ -1,7 +1,7 @@
 import { defaultRepoConfig, RepoConfigSchema } from '../../src/config/repo-config.js';
-import { capReachedSentence, reserveOverCapSentence } from '../../src/run/cap-sentence.js';
-import { capWindow, utcMinute } from '../../src/run/cap-window.js';
-import { jobCaps } from '../../src/run/job-caps.js';
+import { capReachedSentence, reserveOverCapSentence } from '../../src/job/cap-sentence.js';
+import { capWindow, utcMinute } from '../../src/job/cap-window.js';
+import { jobCaps } from '../../src/job/caps.js';
 import { jobRequest } from '../queue/job-requests.js';
 
 describe('capWindow: the UTC day and calendar month of the queue clock', () => {

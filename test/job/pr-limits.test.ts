@@ -1,6 +1,6 @@
 import { defaultRepoConfig, type RepoConfig } from '../../src/config/repo-config.js';
 import type { PullRequestInfo } from '../../src/github/types.js';
-import { OPEN_PRS_RECHECK_MS, minuteAfter, prLimitWait, type PrLimitInput } from '../../src/run/pr-limits.js';
+import { OPEN_PRS_RECHECK_MS, minuteAfter, prLimitWait, type PrLimitInput } from '../../src/job/pr-limits.js';
 import { jobRequest } from '../queue/job-requests.js';
 
 const NOW = Date.parse('2026-12-01T14:00:00Z');

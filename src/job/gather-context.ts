@@ -1,7 +1,7 @@
 import type { ConversationComment, GitHost } from '../github/types.js';
 import type { JobRequest } from '../triggers/types.js';
 import { git, GitError } from '../workspace/git.js';
-import type { JobTarget } from './job-target.js';
+import type { JobTarget } from './target.js';
 import { addressedThreads, readsReviewThreads } from './review-scope.js';
 import type { TaskContext } from './task-context.js';
 

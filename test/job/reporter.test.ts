@@ -1,6 +1,6 @@
 import { newJobReport } from '../../src/github/report.js';
 import { statusMarker } from '../../src/github/status-marker.js';
-import { JobReporter } from '../../src/run/job-reporter.js';
+import { JobReporter } from '../../src/job/reporter.js';
 import { InjectedHostFailure, recordingHost, type RecordingHost } from './recording-host.js';
 
 /** A reporter on a recording host with a clock the test moves; progress at most every 1000 ms. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { StateFile, StateFileError } from '../fix/state-file.js';
 import { cleanRoomDir } from '../workspace/clean-room.js';
 import { removeWorktree } from '../workspace/worktree.js';
-import type { JobTarget } from './job-target.js';
+import type { JobTarget } from './target.js';
 
 /** Where a job keeps its worktree, journal and state: `<workdir>/jobs/<job id>/`. */
 export interface JobFiles {

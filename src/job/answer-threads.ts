@@ -1,7 +1,7 @@
 import { renderThreadReply, threadReplyMarker } from '../github/render-thread-reply.js';
 import type { GitHost, ReviewThread } from '../github/types.js';
 import { changedRanges, touches } from './line-changes.js';
-import type { AddressedThread } from './job-target.js';
+import type { AddressedThread } from './target.js';
 import { threadNotes } from './task-context.js';
 
 export interface AnswerThreadsInput {

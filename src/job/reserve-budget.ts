@@ -3,9 +3,9 @@ import type { RepoConfig } from '../config/repo-config.js';
 import type { Claimed } from '../queue/types.js';
 import type { JobRunResult } from '../worker/worker-pool.js';
 import { capReachedSentence, reserveOverCapSentence } from './cap-sentence.js';
-import type { JobEnv } from './job-env.js';
-import { jobCaps } from './job-caps.js';
-import type { JobReporter } from './job-reporter.js';
+import type { JobEnv } from './env.js';
+import { jobCaps } from './caps.js';
+import type { JobReporter } from './reporter.js';
 
 export type BudgetVerdict =
   /** Run, with this config: under caps its `max_cost_usd` is the reservation, so the caps hold. */

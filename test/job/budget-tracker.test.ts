@@ -1,4 +1,4 @@
-import { createBudgetTracker } from '../../src/run/budget-tracker.js';
+import { createBudgetTracker } from '../../src/job/budget-tracker.js';
 import { jobRequest } from '../queue/job-requests.js';
 import { sqliteFixture, type SqliteFixture } from '../queue/sqlite-fixture.js';
 

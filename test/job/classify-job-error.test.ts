@@ -1,5 +1,5 @@
 import { StateFileError } from '../../src/fix/state-file.js';
-import { classifyJobError } from '../../src/run/classify-job-error.js';
+import { classifyJobError } from '../../src/job/classify-job-error.js';
 import { SandboxCapacityError, SandboxLimitError } from '../../src/sandbox/errors.js';
 
 describe('classifyJobError', () => {

@@ -1,6 +1,6 @@
 import { RepoConfigSchema } from '../../src/config/repo-config.js';
 import type { Job } from '../../src/queue/types.js';
-import { ciGuard } from '../../src/run/ci-guard.js';
+import { ciGuard } from '../../src/job/ci-guard.js';
 import type { JobKind, JobRequest } from '../../src/triggers/types.js';
 import { recordingHost } from './recording-host.js';
 
