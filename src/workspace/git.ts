@@ -1,5 +1,6 @@
 import { runProcess } from '../util/run-process.js';
 import { clipHeadTail } from '../util/clip.js';
+import { inheritedEnv } from '../config/inherited-env.js';
 
 export interface GitOptions {
   cwd: string;
@@ -57,10 +58,7 @@ export const HOST_GIT_ENV: Readonly<Record<string, string>> = {
 
 function gitEnv(extra: Record<string, string> | undefined): Record<string, string> {
   const env: Record<string, string> = { ...HOST_GIT_ENV };
-  for (const key of ['PATH', 'HOME', 'LANG'] as const) {
-    const value = process.env[key];
-    if (value !== undefined) env[key] = value;
-  }
+  Object.assign(env, inheritedEnv());
   env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
   for (const [key, value] of Object.entries(extra ?? {})) {
     if (!key.startsWith('GIT_')) throw new TypeError(`git(): only GIT_* variables may be passed, got ${key}`);

@@ -28,6 +28,12 @@ describe('imports in src/', () => {
     expect([...new Set(users)].sort()).toEqual(['agent/crashing-journal.ts', 'cli/crash-wrappers.ts', 'fix/crashing-fix.ts', 'github/crashing-host.ts', 'job/crashing-queue.ts', 'workspace/crashing-push.ts']);
   });
 
+  it('reads the environment only in config/ and the CLI entry (the forwarder script runs in the sandbox, on its own)', () => {
+    const files = fs.readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const readers = files.filter((f) => /\bprocess\.env\b/.test(fs.readFileSync(path.join(src, f), 'utf8')));
+    expect(readers.filter((f) => !f.startsWith('config/')).sort()).toEqual(['cli/main.ts', 'sandbox/egress-forwarder.ts']);
+  });
+
   it('has no cycle', () => {
     expect(importCycles(edges).map((cycle) => cycle.join(' → '))).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { inheritedEnv } from '../../config/inherited-env.js';
 import { findExecutable } from '../../sandbox/find-executable.js';
 import { SAFE_GIT_FLAGS, trustedEnv, trustedGitEnv } from './trusted-env.js';
 
@@ -17,7 +18,7 @@ export interface SearchHit {
   text: string;
 }
 
-export function detectSearchBackend(pathEnv: string | undefined = process.env.PATH): SearchBackend {
+export function detectSearchBackend(pathEnv: string | undefined = inheritedEnv().PATH): SearchBackend {
   return findExecutable('rg', pathEnv) ? 'rg' : 'git';
 }
 

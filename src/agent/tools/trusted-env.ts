@@ -1,10 +1,12 @@
+import { inheritedEnv } from '../../config/inherited-env.js';
+
 /**
  * Environment and git flags for the trusted binaries (rg, git) the read-only tools run outside
  * the sandbox. Nothing from greenfix's own environment but PATH; no user or system git config.
  * The worktree is writable by sandboxed code, so repo config must not make git run commands:
  * fsmonitor is switched off on the command line, which overrides any repo config.
  */
-export function trustedEnv(path: string = process.env.PATH ?? '/usr/bin:/bin'): Record<string, string> {
+export function trustedEnv(path: string = inheritedEnv().PATH ?? '/usr/bin:/bin'): Record<string, string> {
   return {
     PATH: path,
     LC_ALL: 'C.UTF-8',
