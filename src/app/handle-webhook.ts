@@ -6,9 +6,9 @@ import type { GitHost } from '../github/types.js';
 import type { Job, JobQueue } from '../queue/types.js';
 import { dedupeKeyFor } from '../triggers/dedupe.js';
 import { triggerFor } from '../triggers/route.js';
+import { webhookEvent, type WebhookEvent } from '../triggers/webhook-event.js';
 import { subjectKey, type CancelRequest, type JobRequest, type Refusal, type TriggerContext } from '../triggers/types.js';
 import { closeWaitingComments } from './close-waiting-comments.js';
-import { commentIdOf, labelOf, requestsChanges } from './payload-fields.js';
 import type { RefusalLimiter } from './refusal-limiter.js';
 
 export type WebhookResult = 'enqueued' | 'duplicate' | 'ignored' | 'refused' | 'cancelled';
@@ -34,6 +34,9 @@ export interface WebhookDeps {
   now?: () => number;
 }
 
+/** A delivery with its payload read once (triggers/webhook-event.ts), as every step below sees it. */
+type Delivery = Omit<WebhookInput, 'event'> & { event: WebhookEvent };
+
 const ALLOWED = new Set(['admin', 'maintain', 'write']);
 
 /**
@@ -49,10 +52,11 @@ export const OUTSIDER_REPLY =
  * and reason; a command from anyone else once per issue in total; all of them under the
  * repository's refusal rate limit.
  */
-export async function handleWebhook(input: WebhookInput, deps: WebhookDeps): Promise<{ result: WebhookResult; detail: string }> {
+export async function handleWebhook(raw: WebhookInput, deps: WebhookDeps): Promise<{ result: WebhookResult; detail: string }> {
+  const input: Delivery = { ...raw, event: webhookEvent(raw.event, raw.payload) };
   const ctx = await triggerContext(input, deps);
   if ('problems' in ctx) return ctx.problems;
-  const trigger = triggerFor(input.event, input.payload, ctx);
+  const trigger = triggerFor(input.event, ctx);
   switch (trigger.type) {
     case 'ignored':
       return { result: 'ignored', detail: trigger.reason };
@@ -83,17 +87,16 @@ export async function handleWebhook(input: WebhookInput, deps: WebhookDeps): Pro
  * The label and branch prefix come from the repo config; only label events (and reviews that
  * request changes: `review.on_request_changes`) need it read here.
  */
-async function triggerContext(input: WebhookInput, deps: WebhookDeps): Promise<TriggerContext | { problems: { result: WebhookResult; detail: string } }> {
+async function triggerContext(input: Delivery, deps: WebhookDeps): Promise<TriggerContext | { problems: { result: WebhookResult; detail: string } }> {
   const { appId, botLogin } = await deps.identity();
   const defaults = defaultRepoConfig();
   const base = { appId, botLogin, label: defaults.label, branchPrefix: defaults.branch_prefix };
-  if (input.event === 'pull_request_review' && requestsChanges(input.payload)) {
+  if (input.event.requestsChanges) {
     // An invalid config is reported when a job runs; here it just means the option is off.
     const loaded = await loadRepoConfig(input.readConfig);
     return { ...base, reviewOnRequestChanges: loaded.ok && loaded.config.review.on_request_changes };
   }
-  if (input.event !== 'issues') return base;
-  const label = labelOf(input.payload);
+  const label = input.event.label;
   if (!label) return base;
   const loaded = await loadRepoConfig(input.readConfig);
   if (loaded.ok) return { ...base, label: loaded.config.label, branchPrefix: loaded.config.branch_prefix };
@@ -107,7 +110,7 @@ async function triggerContext(input: WebhookInput, deps: WebhookDeps): Promise<T
 
 /** null when the sender may act; otherwise the answer (a command: the outsider reply; a label: a refusal). */
 async function unauthorized(
-  input: WebhookInput,
+  input: Delivery,
   deps: WebhookDeps,
   request: Pick<JobRequest, 'installationId' | 'repo' | 'number' | 'sender'>,
   command: boolean,
@@ -125,7 +128,7 @@ async function unauthorized(
   });
 }
 
-async function refuse(input: WebhookInput, deps: WebhookDeps, refusal: Refusal): Promise<{ result: WebhookResult; detail: string }> {
+async function refuse(input: Delivery, deps: WebhookDeps, refusal: Refusal): Promise<{ result: WebhookResult; detail: string }> {
   const detail = `${refusal.code}: ${refusal.message}`;
   if (refusal.number <= 0) return { result: 'refused', detail: `${detail} (no issue or PR to answer on)` };
   if (await deps.queue.noteOnce(`refuse:${subjectKey(refusal.repo, refusal.number)}:${refusal.code}:${refusal.sender}`)) {
@@ -137,7 +140,7 @@ async function refuse(input: WebhookInput, deps: WebhookDeps, refusal: Refusal):
 
 /** A command from someone without write access: one short reply per issue in total, rate-limited. */
 async function outsider(
-  input: WebhookInput,
+  input: Delivery,
   deps: WebhookDeps,
   request: Pick<JobRequest, 'repo' | 'number' | 'sender'>,
 ): Promise<{ result: WebhookResult; detail: string }> {
@@ -149,7 +152,7 @@ async function outsider(
   return { result: 'refused', detail };
 }
 
-async function enqueue(input: WebhookInput, deps: WebhookDeps, request: JobRequest): Promise<{ result: WebhookResult; detail: string }> {
+async function enqueue(input: Delivery, deps: WebhookDeps, request: JobRequest): Promise<{ result: WebhookResult; detail: string }> {
   const dedupeKey = dedupeKeyFor(request);
   const { job, created, superseded } = await deps.queue.enqueue(request, { deliveryId: input.deliveryId, ...(dedupeKey ? { dedupeKey } : {}) });
   if (!created) return { result: 'duplicate', detail: `job ${job.id} exists` };
@@ -161,7 +164,7 @@ async function enqueue(input: WebhookInput, deps: WebhookDeps, request: JobReque
   return { result: 'enqueued', detail: `job ${job.id}${superseded.length ? `, superseding ${superseded.join(', ')}` : ''}` };
 }
 
-async function cancel(input: WebhookInput, deps: WebhookDeps, request: CancelRequest): Promise<{ result: WebhookResult; detail: string }> {
+async function cancel(input: Delivery, deps: WebhookDeps, request: CancelRequest): Promise<{ result: WebhookResult; detail: string }> {
   const affected = await deps.queue.cancel(subjectKey(request.repo, request.number), request.reason);
   void closeWaiting(input, deps, async () => affected, `${request.reason}.`);
   if (request.explicit) {
@@ -175,14 +178,14 @@ async function cancel(input: WebhookInput, deps: WebhookDeps, request: CancelReq
  * A merged PR: recorded here, no job (one write; a redelivery or a PR greenfix did not open
  * records nothing), then what ran for it is cancelled like for any closed PR.
  */
-async function mergedAndCancelled(input: WebhookInput, deps: WebhookDeps, request: CancelRequest, at: number | null): Promise<{ result: WebhookResult; detail: string }> {
+async function mergedAndCancelled(input: Delivery, deps: WebhookDeps, request: CancelRequest, at: number | null): Promise<{ result: WebhookResult; detail: string }> {
   const recorded = await deps.queue.recordMerge(String(request.repo.id), request.number, at ?? (deps.now ?? Date.now)());
   const { result, detail } = await cancel(input, deps, request);
   return { result, detail: `${detail}; merge ${recorded ? 'recorded' : 'not recorded (not a greenfix PR, or recorded before)'}` };
 }
 
 /** After the answer, like the reaction: never fatal, never rejects. */
-async function closeWaiting(input: WebhookInput, deps: WebhookDeps, jobs: () => Promise<Array<Job | null>>, sentence: string): Promise<void> {
+async function closeWaiting(input: Delivery, deps: WebhookDeps, jobs: () => Promise<Array<Job | null>>, sentence: string): Promise<void> {
   try {
     const cancelled = (await jobs()).filter((job): job is Job => job !== null);
     await closeWaitingComments(input.host, cancelled, `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}`);
@@ -192,8 +195,8 @@ async function closeWaiting(input: WebhookInput, deps: WebhookDeps, jobs: () => 
 }
 
 /** 👀 on the comment (or the issue) that asked: seen, at once. Never fatal, never rejects. */
-async function acknowledge(input: WebhookInput, deps: WebhookDeps): Promise<void> {
-  const target = commentIdOf(input.payload);
+async function acknowledge(input: Delivery, deps: WebhookDeps): Promise<void> {
+  const target = input.event.reactTarget;
   if (!target) return;
   try {
     await input.host.react(target.number, target.commentId, 'eyes');

@@ -51,6 +51,7 @@ export const RunStateSchema = z.strictObject({
       commit: z.string(),
       tree: z.string(),
       pullRequest: z.strictObject({ number: z.number(), url: z.string() }).optional(),
+      checkRunUrl: z.string().optional(),
     })
     .optional(),
 });

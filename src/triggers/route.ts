@@ -6,6 +6,7 @@ import { pullRequestTrigger } from './pull-request.js';
 import { pullRequestReviewTrigger } from './pull-request-review.js';
 import { pullRequestReviewCommentTrigger } from './pull-request-review-comment.js';
 import type { TriggerContext, TriggerResult } from './types.js';
+import type { WebhookEvent } from './webhook-event.js';
 import { workflowRunTrigger } from './workflow-run.js';
 
 type Trigger = (action: string, payload: unknown, ctx: TriggerContext) => TriggerResult;
@@ -20,17 +21,10 @@ const TRIGGERS: Readonly<Record<string, Trigger>> = {
   workflow_run: workflowRunTrigger,
 };
 
-/** Routes a webhook by event name (`issues`, not `issues.labeled`) and the payload's action. Never throws. */
-export function triggerFor(event: string, payload: unknown, ctx: TriggerContext): TriggerResult {
-  const trigger = Object.hasOwn(TRIGGERS, event) ? TRIGGERS[event] : undefined;
-  if (!trigger) return ignored(`the ${event} event is not a trigger`);
-  const action = actionOf(payload);
-  if (action === undefined) return ignored(`malformed ${event} payload: action: missing`);
-  return trigger(action, payload, ctx);
-}
-
-function actionOf(payload: unknown): string | undefined {
-  if (typeof payload !== 'object' || payload === null) return undefined;
-  const action = (payload as { action?: unknown }).action;
-  return typeof action === 'string' ? action : undefined;
+/** Routes a delivery by its event name (`issues`, not `issues.labeled`) and action. Never throws. */
+export function triggerFor(event: WebhookEvent, ctx: TriggerContext): TriggerResult {
+  const trigger = Object.hasOwn(TRIGGERS, event.name) ? TRIGGERS[event.name] : undefined;
+  if (!trigger) return ignored(`the ${event.name} event is not a trigger`);
+  if (event.action === undefined) return ignored(`malformed ${event.name} payload: action: missing`);
+  return trigger(event.action, event.payload, ctx);
 }

@@ -3,15 +3,16 @@ import { triggerFor } from '../../src/triggers/route.js';
 import type { JobRequest } from '../../src/triggers/types.js';
 import { CTX } from './context.js';
 import { examplePayload } from './payloads.js';
+import { webhookEvent } from '../../src/triggers/webhook-event.js';
 
 describe('triggerFor', () => {
   it('ignores events it does not handle, and never throws on garbage', () => {
-    expect(triggerFor('push', examplePayload('push', ''), CTX)).toEqual({ type: 'ignored', reason: 'the push event is not a trigger' });
-    expect(triggerFor('toString', {}, CTX).type).toBe('ignored');
+    expect(triggerFor(webhookEvent('push', examplePayload('push', '')), CTX)).toEqual({ type: 'ignored', reason: 'the push event is not a trigger' });
+    expect(triggerFor(webhookEvent('toString', {}), CTX).type).toBe('ignored');
     for (const garbage of [null, undefined, 42, 'x', [], {}, { action: 7 }]) {
-      expect(triggerFor('issues', garbage, CTX)).toEqual({ type: 'ignored', reason: 'malformed issues payload: action: missing' });
+      expect(triggerFor(webhookEvent('issues', garbage), CTX)).toEqual({ type: 'ignored', reason: 'malformed issues payload: action: missing' });
     }
-    expect(triggerFor('issue_comment', { action: 'created' }, CTX).type).toBe('ignored');
+    expect(triggerFor(webhookEvent('issue_comment', { action: 'created' }), CTX).type).toBe('ignored');
   });
 });
 
@@ -33,7 +34,7 @@ describe('dedupeKeyFor', () => {
 
   it('a trigger’s CI job and the key agree', () => {
     const payload = examplePayload('check_run', 'completed', { check_run: { app: { id: 1, slug: 'ci' } } });
-    const result = triggerFor('check_run', payload, CTX);
+    const result = triggerFor(webhookEvent('check_run', payload), CTX);
     expect(result.type === 'job' && dedupeKeyFor(result.request)).toBe(
       'ci:186853002:2:ec26c3e57ca3a959ca5aad62de7213c562f8c821:Octocoders-linter',
     );
