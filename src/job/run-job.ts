@@ -1,4 +1,4 @@
-import { usdOf } from '../model/cost.js';
+import { costOf, costText, usdOf } from '../model/cost.js';
 import type { Tokens } from '../agent/types.js';
 import { loadRepoConfig } from '../config/load-repo-config.js';
 import type { RepoConfig } from '../config/repo-config.js';
@@ -41,6 +41,7 @@ export async function runJob(env: JobEnv, claimed: Claimed, signal: AbortSignal)
     minIntervalMs: env.progressIntervalMs,
     onError: (error) => env.log.warn({ jobId: job.id, err: errorText(error) }, 'status comment update failed'),
     ...(request.target === 'issue' ? { finishNote: () => closedIssueNote(host, request.number) } : {}),
+    describeCost: (tokens) => costText(costOf(tokens, env.model.name, env.price ?? null)),
   });
   const files = jobFiles(env.workdir, job.id);
   const finished = (outcome: string, result: JobRunResult, tokens: Tokens = reporter.usage, steps = reporter.report.steps): JobRunResult => {

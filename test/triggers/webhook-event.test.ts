@@ -1,5 +1,5 @@
 import { webhookEvent } from '../../src/triggers/webhook-event.js';
-import { examplePayload } from './payloads.js';
+import { examplePayload } from '../support/webhook-client.js';
 
 describe('webhookEvent: a delivery read once', () => {
   it("an issue's label, with its issue and repository; where the 👀 goes", () => {
