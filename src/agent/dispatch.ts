@@ -1,7 +1,6 @@
 import { executeToolCall } from './tools/registry.js';
 import type { ExecuteToolCall } from './types.js';
 
-export { toolSpecs } from './tools/registry.js';
 
 /** The dispatcher a run uses: the injected one (tests), else the registry's. */
 export function executorOf(deps: { execute?: ExecuteToolCall }): ExecuteToolCall {

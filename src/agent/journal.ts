@@ -1,7 +1,6 @@
 import * as fs from 'node:fs';
 import { journalRecordSchema, type JournalEntry, type JournalRecord } from './journal-schema.js';
 
-export type { JournalEntry, JournalRecord } from './journal-schema.js';
 
 /** Where the loop writes what it is about to do and what it did, so a killed run can resume. */
 export interface Journal {

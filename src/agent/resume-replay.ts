@@ -1,4 +1,4 @@
-import type { JournalRecord } from './journal.js';
+import type { JournalRecord } from './journal-schema.js';
 import { applyRecord, emptyAgentState, type AgentState } from './state.js';
 
 export class ResumeError extends Error {

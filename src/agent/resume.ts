@@ -1,6 +1,6 @@
 import { settle } from './act.js';
 import { executorOf } from './dispatch.js';
-import type { JournalRecord } from './journal.js';
+import type { JournalRecord } from './journal-schema.js';
 import { continueRun, runAgent } from './loop.js';
 import { repairPending } from './resume-repair.js';
 import { replayJournal } from './resume-replay.js';

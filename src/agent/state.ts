@@ -3,7 +3,8 @@ import type { VerifiedTree } from '../workspace/types.js';
 import { headLength } from './context.js';
 import { handoffMessage } from './handoff-message.js';
 import { taskMessage } from './prompt.js';
-import type { Journal, JournalEntry } from './journal.js';
+import type { Journal } from './journal.js';
+import type { JournalEntry } from './journal-schema.js';
 import { initialStuckState, observeAction, type StuckState, type StuckVerdict } from './stuck.js';
 import type { AgentOutcome, Tokens } from './types.js';
 

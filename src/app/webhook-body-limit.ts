@@ -1,7 +1,6 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-export { DEFAULT_WEBHOOK_MAX_BYTES } from '../config/env-config.js';
 
 /** After a 413, how long the client gets to read it before its connection is cut. */
 const CLOSE_AFTER_MS = 2_000;

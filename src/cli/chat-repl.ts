@@ -5,7 +5,6 @@ import { runTurn, type ChatSession } from './chat-session.js';
 import { ExitCode } from './exit-codes.js';
 import type { ChatTerminal, CliIo } from './io.js';
 
-export type { ChatTerminal } from './io.js';
 
 export interface ReplParts {
   session: ChatSession;

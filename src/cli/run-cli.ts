@@ -1,7 +1,6 @@
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
 
-export type { CliIo } from './io.js';
 
 const HELP = `greenfix — commit only what the repository's own tests passed
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { run as runProbotSetup } from 'probot';
 import { createLogger } from '../app/logger.js';
-import { EnvConfigError, loadEnvConfig, type EnvConfig } from '../config/env-config.js';
+import { loadEnvConfig, type EnvConfig } from '../config/env-config.js';
+import { EnvConfigError } from '../config/env-config-error.js';
 import { ConfigError } from '../model/config-error.js';
 import { createChatModel } from '../model/create-chat-model.js';
 import { modelConfigFromEnv } from '../model/model-config.js';

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { EnvConfigError } from '../config/env-config.js';
+import { EnvConfigError } from '../config/env-config-error.js';
 import { storeConfigFromEnv, type StoreConfig } from '../config/store-config.js';
 import { QueueOpenError } from '../queue/errors.js';
 import { RedisQueueOpenError } from '../queue/redis-connect.js';

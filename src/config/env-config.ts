@@ -5,7 +5,6 @@ import { capProblems, credentialProblems, isSetupMode, uidRangeProblems, type Cr
 import { EnvSchema, type ParsedEnv } from './env-schema.js';
 import { DEFAULT_JOB_RESERVE_USD, type OperatorCaps } from './operator-caps.js';
 
-export { EnvConfigError } from './env-config-error.js';
 
 /** The deployment's settings (DESIGN §3.5), validated once at startup. */
 export interface EnvConfig {

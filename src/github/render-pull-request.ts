@@ -1,6 +1,6 @@
 import { fitBody } from './limits.js';
 import { renderEvidence } from './render-evidence.js';
-import { RETRY_HINT } from './retry-hint.js';
+import { RETRY_HINT } from './render-status-comment.js';
 import type { Evidence } from './report.js';
 import { pullRequestMarker } from './status-marker.js';
 import { untrustedMarkdown } from './untrusted-text.js';

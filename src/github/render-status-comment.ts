@@ -1,10 +1,12 @@
 import { fitBody } from './limits.js';
 import { codeBlock, details, oneLine, tail } from './markdown.js';
 import { renderEvidence } from './render-evidence.js';
-import { RETRY_HINT } from './retry-hint.js';
 import type { JobOutcomeReport, JobReport, Phase, PhaseName, PhaseState } from './report.js';
 import { untrustedMarkdown } from './untrusted-text.js';
 import { costSentence, type CostText } from '../util/cost-sentence.js';
+
+/** The last line of a status comment without a PR, and of every PR body: how to ask again or stop. */
+export const RETRY_HINT = 'Comment `/agent retry` (optionally followed by instructions) to try again, or `/agent cancel` to stop.';
 
 const ICONS: Record<PhaseState, string> = { done: '✅', running: '⏳', pending: '⬜', failed: '❌', skipped: '⏭️' };
 const LABELS: Record<PhaseName, string> = {

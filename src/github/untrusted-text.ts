@@ -1,6 +1,5 @@
 import { neutralise } from '../util/neutralise.js';
 
-export { neutralise, neutraliseClosingKeywords, neutraliseMentions, stripHtmlComments, type NeutraliseOptions, type NeutraliseTarget } from '../util/neutralise.js';
 
 /**
  * Markdown from untrusted text, neutralised, then clipped to `maxChars` (head kept: a summary's

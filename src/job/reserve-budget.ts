@@ -1,7 +1,7 @@
 import { DEFAULT_JOB_RESERVE_USD } from '../config/operator-caps.js';
 import type { RepoConfig } from '../config/repo-config.js';
 import type { Claimed } from '../queue/types.js';
-import type { JobRunResult } from '../worker/worker-pool.js';
+import type { JobRunResult } from '../worker/worker-types.js';
 import { capReachedSentence, reserveOverCapSentence } from './cap-sentence.js';
 import type { JobEnv } from './env.js';
 import { jobCaps } from './caps.js';

@@ -19,7 +19,7 @@ import { fixOnWorkspace } from './fix.js';
 import { doctorJob } from './doctor.js';
 import { prLimitWait } from './pr-limits.js';
 import { reserveBudget } from './reserve-budget.js';
-import type { JobRunResult, WorkerAbortReason } from '../worker/worker-pool.js';
+import type { JobRunResult, WorkerAbortReason } from '../worker/worker-types.js';
 import { errorText } from '../util/error-text.js';
 
 /**

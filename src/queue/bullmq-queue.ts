@@ -1,17 +1,16 @@
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { subjectKey, type JobRequest } from '../triggers/types.js';
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
 import { claimNext } from './bullmq-claim.js';
-import { checkRunAfter } from './check-run-after.js';
 import { reserveOn } from './bullmq-reserve.js';
 import { openDispatch } from './bullmq-dispatch.js';
 import { bullmqPullRequests } from './bullmq-pull-requests.js';
 import { defineRecordScripts } from './bullmq-record.js';
-import { jobIdForDelivery } from './job-id.js';
 import { connectRedis } from './redis-connect.js';
 import { createRedisReads } from './redis-reads.js';
 import { hashToJob } from './redis-row.js';
-import { LeaseLostError, type JobQueue, type Lease } from './types.js';
+import { checkRunAfter, LeaseLostError, type JobQueue, type Lease } from './types.js';
 
 export interface BullmqQueueOptions {
   /** REDIS_URL, e.g. redis://:password@host:6379/0. */
@@ -145,3 +144,9 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
 
 /** A spend for the record scripts: exact decimal text ('' = none), never a float rounded by Lua's tostring. */
 const spendArg = (usd: number | undefined): string => (usd === undefined || !(usd > 0) ? '' : String(usd));
+
+/** The job id is a function of the delivery id, so a redelivery maps onto the existing job. */
+export function jobIdForDelivery(deliveryId: string): string {
+  const h = createHash('sha256').update(`delivery:${deliveryId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
-import { checkRunAfter } from './check-run-after.js';
 import { CorruptJobError } from './errors.js';
 import { resultToColumn, rowToJob, type JobRow } from './job-row.js';
-import { LeaseLostError, type ClaimOptions, type Claimed, type DeferOptions, type FailOptions, type HeartbeatResult, type Lease } from './types.js';
+import { checkRunAfter, LeaseLostError, type ClaimOptions, type Claimed, type DeferOptions, type FailOptions, type HeartbeatResult, type Lease } from './types.js';
 
 /* The SQLite queue's leases (sqlite-queue.ts is the queue): claim, then what the holder does with a running job. */
 

@@ -103,7 +103,6 @@ export interface BwrapSandboxOptions {
   egress?: EgressOptions;
 }
 
-export type { EgressOptions } from './setup-egress.js';
 
 const HOME = '/tmp/home';
 /** The launcher's descriptor carrying the seccomp program to bwrap. */

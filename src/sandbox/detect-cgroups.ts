@@ -3,7 +3,6 @@ import { basename, dirname, join } from 'node:path';
 import { cgroupsV1, v1Mounts } from './cgroup-v1.js';
 import { cgroupsV2, HOST_LEAF } from './cgroup-v2.js';
 import { commandCgroupName, ownCgroupPaths, sweepStaleCgroups, type Cgroups } from './cgroups.js';
-import { errnoText } from './errno-text.js';
 import { isProcessAlive } from './process-alive.js';
 
 export type CgroupDetection = { cgroups: Cgroups; why?: undefined } | { cgroups: null; why: string };
@@ -51,4 +50,9 @@ async function tried(cgroups: Cgroups): Promise<Cgroups> {
   const trial = cgroups.create(commandCgroupName(process.pid, 0), { memoryBytes: 64 * 1024 * 1024, pids: 16 });
   await trial.remove();
   return cgroups;
+}
+
+/** `EACCES: permission denied, mkdir '…'` — an fs error as one short phrase for a log line. */
+function errnoText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -3,7 +3,6 @@ import { startJob, type RunningJob } from './worker-job.js';
 import { serialPasses } from './worker-serial.js';
 import type { WorkerPool, WorkerPoolDeps } from './worker-types.js';
 
-export type { JobRunResult, WorkerAbortReason, WorkerLog, WorkerPool, WorkerPoolDeps } from './worker-types.js';
 
 /**
  * Claims jobs up to `concurrency` and runs them: at start, on wake(), every pollMs and whenever a

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { JournalCorruptError, openJournal, readJournal, type JournalEntry } from '../../src/agent/journal.js';
+import { JournalCorruptError, openJournal, readJournal } from '../../src/agent/journal.js';
+import { type JournalEntry } from '../../src/agent/journal-schema.js';
 import { tempFixture, type TempFixture } from './helpers/deps.js';
 
 const start: JournalEntry = { type: 'start', task: 't', taskMessage: 'Task:\nt', systemPrompt: 's', model: 'm', config: { maxSteps: 5 } };

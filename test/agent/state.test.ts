@@ -1,4 +1,5 @@
-import { readJournal, type JournalRecord } from '../../src/agent/journal.js';
+import { readJournal } from '../../src/agent/journal.js';
+import { type JournalRecord } from '../../src/agent/journal-schema.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { replayJournal } from '../../src/agent/resume-replay.js';
 import { applyRecord, emptyAgentState } from '../../src/agent/state.js';

@@ -21,6 +21,9 @@ describe('imports in src/', () => {
   it('has no barrels: a file imports the file that defines what it needs', () => {
     expect(edges.filter((e) => path.posix.basename(e.to) === 'index.ts')).toEqual([]);
     expect(fs.readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => path.basename(f) === 'index.ts')).toEqual([]);
+    // Nor re-exports: a name is imported from the file that defines it, never through another.
+    const files = fs.readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    expect(files.filter((f) => /^export\s+(type\s+)?(\*|\{[^}]*\})\s+from\s/m.test(fs.readFileSync(path.join(src, f), 'utf8')))).toEqual([]);
   });
 
   it('has crash points only in the wrappers: no production interface carries them', () => {

@@ -1,7 +1,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EnvConfigError, loadEnvConfig } from '../../src/config/env-config.js';
+import { loadEnvConfig } from '../../src/config/env-config.js';
+import { EnvConfigError } from '../../src/config/env-config-error.js';
 
 const PEM = '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\n';
 const SECRET = 'hunter2-webhook-secret';

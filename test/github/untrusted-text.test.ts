@@ -1,4 +1,5 @@
-import { neutraliseClosingKeywords, neutraliseMentions, stripHtmlComments, untrustedMarkdown } from '../../src/github/untrusted-text.js';
+import { untrustedMarkdown } from '../../src/github/untrusted-text.js';
+import { neutraliseClosingKeywords, neutraliseMentions, stripHtmlComments } from '../../src/util/neutralise.js';
 
 describe('untrusted text', () => {
   it('mentions: users, teams, at line start; not e-mail addresses or a lone @', () => {

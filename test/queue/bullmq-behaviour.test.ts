@@ -4,7 +4,7 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { openBullmqQueue, type BullmqQueueOptions } from '../../src/queue/bullmq-queue.js';
 import { CorruptJobError } from '../../src/queue/errors.js';
-import { jobIdForDelivery } from '../../src/queue/job-id.js';
+import { jobIdForDelivery } from '../../src/queue/bullmq-queue.js';
 import { RedisQueueOpenError } from '../../src/queue/redis-connect.js';
 import type { JobQueue } from '../../src/queue/types.js';
 import { jobRequest } from './job-requests.js';

@@ -1,5 +1,6 @@
 import type { Claimed, JobQueue } from '../../src/queue/types.js';
-import { startWorkerPool, type JobRunResult, type WorkerPool, type WorkerPoolDeps } from '../../src/worker/worker-pool.js';
+import { startWorkerPool } from '../../src/worker/worker-pool.js';
+import { type JobRunResult, type WorkerPool, type WorkerPoolDeps } from '../../src/worker/worker-types.js';
 
 /** Helpers for the worker pool tests (test/worker/worker-*.test.ts): every wait is on a promise, never a sleep. */
 
