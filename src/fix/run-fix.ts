@@ -15,7 +15,11 @@ import { dependencyState, runSetup, setupNote, setupSummary } from './setup-phas
 export type FixResult = (
   | { status: 'published'; outcome: AgentOutcome; published: Published }
   | { status: 'not_verified'; outcome: AgentOutcome; reason: string }
-) & { baseline?: BaselineSummary };
+) & {
+  baseline?: BaselineSummary;
+  /** The baseline in one line, as the fix's events said it ("on main: 12 tests, 1 failing: a"). */
+  baselineLine?: string;
+};
 
 /**
  * The one door of a fix: setup → baseline → agent → gate → publish, told as events
@@ -72,7 +76,7 @@ async function sequence(input: FixInput, fix: AssembledFix, resumed: RunState): 
 
   emit({ type: 'phase', phase: 'agent', state: 'running', detail: input.model.name });
   const outcome = await runAgent(input, fix, state, note);
-  const extra = state.baseline ? { baseline: state.baseline.summary } : {};
+  const extra = { ...(state.baseline ? { baseline: state.baseline.summary } : {}), ...(baselineLine ? { baselineLine } : {}) };
   if (outcome.status !== 'verified' || !outcome.verified) {
     return { status: 'not_verified', outcome, reason: outcome.reason, ...extra };
   }

@@ -19,7 +19,6 @@ import { githubPublisher } from './github-publisher.js';
 import type { JobFiles, JobStateFile } from './files.js';
 import type { JobEnv } from './env.js';
 import { lastTestOutput, notVerifiedSentence, testsSentence } from './outcome.js';
-import { baselineSentence } from '../verify/test-evidence.js';
 import type { JobReporter } from './reporter.js';
 import type { JobTarget } from './target.js';
 import { jobRunLogMarkdown, publishNoFixCheckRun, type JobRunLogSource } from './run-log.js';
@@ -82,7 +81,7 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   // From the outcome, not only the progress events: a resumed run may have made no call in this process.
   reporter.settle(result.outcome.tokens);
   const answered = result.status === 'published' ? await answerReview(input, result, gitDir) : null;
-  await report(reporter, result, files, links, target.baseRef.replace(/^refs\/(heads\/)?/, ''), answered);
+  await report(reporter, result, files, links, answered);
   return result;
 }
 
@@ -201,7 +200,7 @@ function cacheScope(job: Job, target: JobTarget): DepCacheScope {
 /** A worktree file the host would not read (see readRegularFile), in the worker's log. */
 const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn({ jobId: input.job.id }, message);
 
-async function report(reporter: JobReporter, result: FixResult, files: JobFiles, links: RunLogLinks, baseName: string, answered: { replied: number; resolved: number } | null): Promise<void> {
+async function report(reporter: JobReporter, result: FixResult, files: JobFiles, links: RunLogLinks, answered: { replied: number; resolved: number } | null): Promise<void> {
   const logLinks = { ...(links.checkRun ? { runLogUrl: links.checkRun } : {}), ...(links.page ? { runPageUrl: links.page } : {}) };
   if (result.status === 'published') {
     const { published, outcome } = result;
@@ -217,7 +216,7 @@ async function report(reporter: JobReporter, result: FixResult, files: JobFiles,
     return;
   }
   const tail = lastTestOutput(files.journal);
-  const tests = testsSentence(tail, result.baseline ? baselineSentence(result.baseline, baseName) : null);
+  const tests = testsSentence(tail, result.baselineLine ?? null);
   const sentence = [notVerifiedSentence(result.outcome, result.reason), tests].filter(Boolean).join(' ');
   await reporter.finish({ status: 'not_verified', sentence, ...(tail ? { outputTail: tail } : {}), ...logLinks });
 }
