@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../src/model/config-error.js';
 import { costOf, describeCost, formatUsd, usdOf } from '../../src/model/cost.js';
-import { modelConfigFromEnv } from '../../src/model/model-config.js';
+import { modelConfigOf } from '../../src/model/model-config.js';
 import { BUILTIN_PRICES, parsePrices, priceOf } from '../../src/model/prices.js';
 
 function problemsOf(fn: () => unknown): readonly string[] {
@@ -75,13 +75,14 @@ describe('cost', () => {
   });
 });
 
-describe('modelConfigFromEnv and GREENFIX_PRICES', () => {
-  it('lists price problems together with the other variables', () => {
-    const problems = problemsOf(() => modelConfigFromEnv({ GREENFIX_MODEL: 'two words', GREENFIX_PRICES: '{"x": {"input": "cheap", "output": 1}}' }));
-    expect(problems).toEqual([expect.stringMatching(/^GREENFIX_MODEL: /), expect.stringMatching(/^GREENFIX_PRICES: x\.input: /)]);
+describe('modelConfigOf and GREENFIX_PRICES', () => {
+  const settings = { baseURL: 'https://api.openai.com/v1', apiKey: 'sk-1', model: 'gpt-4o-mini' };
+  it('lists every price problem at once', () => {
+    const problems = problemsOf(() => modelConfigOf({ ...settings, prices: '{"x": {"input": "cheap", "output": -1}}' }));
+    expect(problems).toEqual([expect.stringMatching(/^x\.input: /), expect.stringMatching(/^x\.output: /)]);
   });
 
   it('carries the table', () => {
-    expect(priceOf(modelConfigFromEnv({ OPENAI_API_KEY: 'sk-1', GREENFIX_PRICES: '{"m": {"input": 1, "output": 1}}' }).prices, 'm')).toEqual({ input: 1, cachedInput: 1, output: 1 });
+    expect(priceOf(modelConfigOf({ ...settings, prices: '{"m": {"input": 1, "output": 1}}' }).prices, 'm')).toEqual({ input: 1, cachedInput: 1, output: 1 });
   });
 });
