@@ -4,13 +4,14 @@ import type { AgentDeps } from '../agent/types.js';
 import type { ModelPrice } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
 import { DEFAULT_MAX_REPLY_TOKENS, type CostBudget } from '../agent/cost-budget.js';
+import { contextForModel } from './context-for-model.js';
 import type { JobSandbox } from '../sandbox/types.js';
 import type { DepCache } from '../workspace/dep-cache.js';
 import type { DepCacheScope } from '../workspace/dep-cache-scope.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { readAgentsMd } from './agents-md.js';
-import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from './defaults.js';
+import { FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from './defaults.js';
 import type { FixWrappers } from './fix-wrappers.js';
 import { prepareManagerCache } from './manager-cache.js';
 import type { Publisher } from './publisher.js';
@@ -131,7 +132,7 @@ export function fixDeps(input: FixSessionInput): FixDeps {
         signal,
       },
       budget: { maxSteps: budgets.maxSteps, maxTokens: budgets.maxTokens, maxWallMs: budgets.timeoutMinutes * 60_000, ...costBudget(input) },
-      context: { ...FIX_CONTEXT, maxTokens: budgets.contextTokens },
+      context: contextForModel(input.model, budgets.contextTokens),
       now: input.now,
       ...(input.onEvent ? { onEvent: input.onEvent } : {}),
       config: {
