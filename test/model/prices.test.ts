@@ -65,6 +65,21 @@ describe('cost', () => {
     expect(usdOf({ prompt: 1_000_000, completion: 0 }, price)).toBeCloseTo(2.5, 10);
   });
 
+  it('the built-in table prices the common models with their cached rates, to the cent', () => {
+    // gpt-5: 2,000,000 prompt tokens of which 1,600,000 cached, 100,000 output (reasoning included):
+    // 400,000 × $1.25 + 1,600,000 × $0.125 + 100,000 × $10 per million = $0.50 + $0.20 + $1.00.
+    const tokens = { prompt: 2_000_000, cachedPrompt: 1_600_000, completion: 100_000 };
+    expect(describeCost(costOf(tokens, 'gpt-5', priceOf(BUILTIN_PRICES, 'gpt-5')))).toBe('$1.70');
+    for (const model of ['gpt-5-mini', 'o4-mini', 'deepseek-reasoner', 'gemini-2.5-pro', 'gemini-3-pro-preview', 'claude-sonnet-4-5']) {
+      const p = priceOf(BUILTIN_PRICES, model)!;
+      expect(p.cachedInput).toBeLessThan(p.input);
+    }
+  });
+
+  it('says so when the counts were estimated (an endpoint without usage)', () => {
+    expect(describeCost(costOf({ prompt: 336_000, completion: 0, estimated: true }, 'm', price))).toBe('$0.84 (estimated: the endpoint reported no token usage)');
+  });
+
   it('words a known cost in dollars and an unknown one without any number', () => {
     expect(describeCost(costOf({ prompt: 336_000, completion: 0 }, 'm', price))).toBe('$0.84');
     expect(formatUsd(0)).toBe('$0.00');
