@@ -1,3 +1,4 @@
+import { ConfigError } from './config-error.js';
 import { parsePrices, type PriceTable } from './prices.js';
 import { profileFor, type ProfileName, type ProviderProfile } from './provider-profile.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
@@ -44,6 +45,16 @@ export function modelConfigOf(settings: ModelSettingsInput): ModelConfig {
     ...(settings.reasoningEffort ? { reasoningEffort: settings.reasoningEffort } : {}),
     timeoutMs: DEFAULT_TIMEOUT_MS,
     retry: DEFAULT_RETRY_POLICY,
-    prices: parsePrices(settings.prices),
+    prices: pricesOf(settings.prices),
   };
+}
+
+/** GREENFIX_PRICES's content; every problem at once, named as the variable's (ConfigError 'environment'). */
+function pricesOf(value: string | undefined): PriceTable {
+  try {
+    return parsePrices(value);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ConfigError('environment', error.problems.map((p) => `GREENFIX_PRICES: ${p}`));
+  }
 }

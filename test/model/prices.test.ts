@@ -94,7 +94,7 @@ describe('modelConfigOf and GREENFIX_PRICES', () => {
   const settings = { baseURL: 'https://api.openai.com/v1', apiKey: 'sk-1', model: 'gpt-4o-mini' };
   it('lists every price problem at once', () => {
     const problems = problemsOf(() => modelConfigOf({ ...settings, prices: '{"x": {"input": "cheap", "output": -1}}' }));
-    expect(problems).toEqual([expect.stringMatching(/^x\.input: /), expect.stringMatching(/^x\.output: /)]);
+    expect(problems).toEqual([expect.stringMatching(/^GREENFIX_PRICES: x\.input: /), expect.stringMatching(/^GREENFIX_PRICES: x\.output: /)]);
   });
 
   it('carries the table', () => {
