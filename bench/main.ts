@@ -8,6 +8,7 @@ import { benchDepCacheSetup } from './dep-cache-setup.js';
 import { benchFixPeakRss, benchServeIdleRss } from './peak-rss.js';
 import { benchLabelToModel } from './label-to-model.js';
 import { benchLoad } from './load.js';
+import { benchPrefixCache } from './prefix-cache.js';
 import { benchPromptSize } from './prompt-size.js';
 import { benchQueueThroughput } from './queue-throughput.js';
 import { formatTable, type BenchResults } from './report.js';
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
   const sandbox = await createSandbox({ env: process.env, log: (level, message) => log(`${level}: ${message}`) });
   log('context tokens (60-step session, 3 runs)…');
   const contextTokens = await benchContextTokens({ sandbox, steps: 60, files: 40, budgets: [CLI_CONTEXT, LOOSE_CONTEXT] });
+  log('stable prompt prefix (30-step session, before and after, two budgets)…');
+  const prefixCache = await benchPrefixCache({ sandbox, steps: 30, files: 40, budgets: [CLI_CONTEXT, LOOSE_CONTEXT] });
   log('tree hash (20,000 files)…');
   const treeHash = await benchTreeHash(20_000, 5);
   log('step overhead (200 steps)…');
@@ -59,7 +62,7 @@ async function main(): Promise<void> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
   const serveRss = await benchServeIdleRss({ env: process.env, privateKey });
   const serveBusyRss = await benchServeBusyRss({ env: process.env });
-  const results: BenchResults = { contextTokens, treeHash, stepOverhead, sandboxCommand, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, load, depCache, cleanRoom, fixRss, serveRss, labelToModel, serveBusyRss };
+  const results: BenchResults = { contextTokens, prefixCache, treeHash, stepOverhead, sandboxCommand, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, load, depCache, cleanRoom, fixRss, serveRss, labelToModel, serveBusyRss };
   process.stdout.write(`${formatTable(results)}\n`);
   process.stdout.write(`${JSON.stringify(results)}\n`);
 }

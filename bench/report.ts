@@ -7,6 +7,7 @@ import type { PeakRssBench, ServeRssBench } from './peak-rss.js';
 import type { ServeBusyRssBench } from './serve-busy-rss.js';
 import type { LoadBench } from './load.js';
 import { loadRows } from './load-rows.js';
+import type { PrefixCacheBench } from './prefix-cache.js';
 import type { PromptSizeBench } from './prompt-size.js';
 import { queueRedisRows, queueThroughputRows, type QueueThroughputBench } from './queue-throughput.js';
 import type { SandboxCommandBench } from './sandbox-command.js';
@@ -24,6 +25,8 @@ export interface BenchResults {
   queueThroughput: QueueThroughputBench;
   webhookAck: WebhookAckBench;
   load: LoadBench;
+  /** Issue 23: tokens sent and the stable-prefix share, the request before and after. */
+  prefixCache?: PrefixCacheBench;
   /** Issue 15: setup cold vs restored (needs the npm registry), peak RSS of fix and serve. */
   depCache?: DepCacheBench;
   /** Issue 20: the clean-room gate's own overhead against a cold setup (needs the npm registry). */
@@ -52,6 +55,7 @@ export function formatTable(r: BenchResults): string {
   const sc = r.sandboxCommand;
   rows.push([`sandboxed \`true\`, ${sc.commands} per variant: job sandbox`, `${fixed(sc.fullMsPerCommand, 1)} ms/command`, `${fixed(sc.baselineMsPerCommand, 1)} ms/command before per-job resources`, `${fixed(sc.fullMsPerCommand / sc.baselineMsPerCommand, 2)}x`, `+${fixed(sc.fullMsPerCommand - sc.baselineMsPerCommand, 1)} ms/command`]);
   rows.push(['  of which seccomp', `${fixed(sc.seccompMsPerCommand - sc.baselineMsPerCommand, 1)} ms/command`, 'the rest: uid lease, cgroup create/join/remove', '', '']);
+  if (r.prefixCache) rows.push(...prefixCacheRows(r.prefixCache));
   rows.push(['fixed prompt (every request)', `${n(p.totalBytes)} B`, `system ${n(p.systemPromptBytes)} B + tools ${n(p.toolSpecsBytes)} B`, '', '']);
   rows.push(...queueThroughputRows(r.queueThroughput));
   rows.push(...queueRedisRows(r.queueThroughput));
@@ -60,6 +64,14 @@ export function formatTable(r: BenchResults): string {
   rows.push(...depCacheRows(r.depCache, r.fixRss, r.serveRss, r.labelToModel, r.serveBusyRss));
   if (r.cleanRoom) rows.push(...cleanRoomRows(r.cleanRoom));
   return render(rows);
+}
+
+/** Per budget: the share of request bytes a provider's prefix cache could serve, and the tokens sent, after against before. */
+export function prefixCacheRows(p: PrefixCacheBench): Row[] {
+  return p.budgets.flatMap((b): Row[] => [
+    [`stable prompt prefix, ${p.steps} steps, budget ${n(b.maxTokens)}`, `${fixed(b.after.share, 3)} of request bytes`, `${fixed(b.before.share, 3)} before (messages first, 1 stub at a time)`, fixed(b.after.share / b.before.share, 2), '> before' + met(b.after.share > b.before.share)],
+    ['  tokens sent over the session', `${n(b.after.sentTokens)} tok`, `${n(b.before.sentTokens)} tok before`, fixed(b.after.sentTokens / b.before.sentTokens, 3), '≤ 1' + met(b.after.sentTokens <= b.before.sentTokens)],
+  ]);
 }
 
 /** The gate's own cost per verdict (materialise + restore, no test run) against a cold setup, and beside the test run. */

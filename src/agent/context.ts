@@ -10,6 +10,13 @@ export interface ContextLimits {
    * summary of the older turns (agent/compact.ts) instead of dropping them. Off: stubs and drops only.
    */
   handoffSummary?: boolean;
+  /**
+   * Older results are stubbed, and oldest steps dropped, this many at a time (default 1: just
+   * enough). Between two rounds
+   * the history sent only grows at its end, so a provider's prompt cache serves everything before
+   * (`npm run bench`: the stable-prefix share).
+   */
+  stubChunk?: number;
 }
 
 export interface FitOptions extends ContextLimits {
@@ -34,10 +41,18 @@ export function fitContext(messages: readonly ChatMessage[], options: FitOptions
   const note = (n: number): ChatMessage[] => (n > 0 ? [{ role: 'user', content: `[${n} earlier messages elided to save context]` }] : []);
   let dropped = 0;
   const build = () => [...head, ...note(dropped), ...groups.flat()];
+  const dropFirst = (n: number) => {
+    for (const group of groups.slice(0, n)) dropped += group.length;
+    groups = groups.slice(n);
+  };
+  let steps = 0;
   while (groups.length > 1 && !fits(build())) {
-    dropped += groups[0]?.length ?? 0;
-    groups = groups.slice(1);
+    dropFirst(1);
+    steps += 1;
   }
+  // Whole chunks of steps, as with the stubs: the sent history then only grows until the next round.
+  const chunk = Math.max(1, options.stubChunk ?? 1);
+  if (steps > 0) dropFirst(Math.min(groups.length - 1, Math.ceil(steps / chunk) * chunk - steps));
   if (fits(build())) return build();
   groups = groups.map((group) => group.map((m) => (m.role === 'tool' ? { ...m, content: stubText(names.get(m.toolCallId)) } : m)));
   return build();
@@ -60,10 +75,19 @@ export function stubOlderResults(messages: readonly ChatMessage[], options: FitO
   const names = toolNames(sent);
   const toolIndexes = sent.flatMap((m, i) => (m.role === 'tool' ? [i] : []));
   const olderResults = toolIndexes.slice(0, Math.max(0, toolIndexes.length - options.keepLastToolResults));
-  for (const i of olderResults) {
+  const stub = (i: number) => {
     const m = sent[i];
     if (m?.role === 'tool') sent[i] = { ...m, content: stubText(names.get(m.toolCallId)) };
-    if (fits([...head, ...sent])) return { fits: true, messages: [...head, ...sent] };
+  };
+  const chunk = Math.max(1, options.stubChunk ?? 1);
+  for (const [n, i] of olderResults.entries()) {
+    stub(i);
+    if (fits([...head, ...sent])) {
+      // Round up to whole chunks: the next steps then stub nothing new until a chunk is used up.
+      const upTo = Math.min(olderResults.length, Math.ceil((n + 1) / chunk) * chunk);
+      for (const j of olderResults.slice(n + 1, upTo)) stub(j);
+      return { fits: true, messages: [...head, ...sent] };
+    }
   }
   return { fits: false, messages: [...head, ...sent] };
 }

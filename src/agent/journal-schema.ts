@@ -6,12 +6,13 @@ import { testEvidenceSchema } from '../verify/test-evidence.js';
  * other versions of greenfix, so its shape is checked rather than trusted.
  */
 
-const toolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+/** `extra` and `reasoning`: what a provider profile sends back with the turn (model/provider-profile.ts). */
+const toolCall = z.object({ id: z.string(), name: z.string(), arguments: z.string(), extra: z.record(z.string(), z.unknown()).optional() });
 
 export const chatMessageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }),
   z.object({ role: z.literal('user'), content: z.string() }),
-  z.object({ role: z.literal('assistant'), content: z.string().nullable(), toolCalls: z.array(toolCall).optional() }),
+  z.object({ role: z.literal('assistant'), content: z.string().nullable(), toolCalls: z.array(toolCall).optional(), reasoning: z.string().optional() }),
   z.object({ role: z.literal('tool'), toolCallId: z.string(), content: z.string() }),
 ]);
 
@@ -33,8 +34,14 @@ export const toolResultSchema = z.object({
   finish: z.object({ summary: z.string(), gaveUp: z.boolean() }).optional(),
 });
 
-const usage = z.object({ promptTokens: z.number(), completionTokens: z.number(), cachedPromptTokens: z.number().optional() });
-const tokens = z.object({ prompt: z.number(), completion: z.number(), cachedPrompt: z.number().optional() });
+const usage = z.object({
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  cachedPromptTokens: z.number().optional(),
+  reasoningTokens: z.number().optional(),
+  estimated: z.boolean().optional(),
+});
+const tokens = z.object({ prompt: z.number(), completion: z.number(), cachedPrompt: z.number().optional(), estimated: z.boolean().optional() });
 
 export const outcomeSchema = z.object({
   status: z.enum(['verified', 'gave_up', 'stuck', 'budget_exhausted', 'model_error']),

@@ -44,6 +44,7 @@ async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[], compa
   if (typeof reply === 'string') return endRun(deps, state, { status: 'budget_exhausted', reason: reply, budget: 'cost' });
   if (reply instanceof ModelError) return modelErrorOutcome(deps, state, reply);
   record(deps.journal, state, { type: 'assistant', step: state.steps + 1, message: reply.message, usage: reply.usage });
+  if (reply.truncated) return modelErrorOutcome(deps, state, truncatedError(deps));
   deps.onEvent?.({ type: 'model', step: state.steps, tokens: { ...state.tokens }, toolCalls: reply.message.toolCalls?.length ?? 0 });
   await executeCalls(deps, executorOf(deps), state);
   return settle(deps, state);
@@ -68,6 +69,15 @@ async function query(deps: AgentDeps, state: AgentState, specs: ToolSpec[], comp
     if (err instanceof ModelError) return err;
     throw err;
   }
+}
+
+/**
+ * The reply hit its token limit with no tool call (a reasoning model can spend it all thinking):
+ * its tokens are counted, and the run ends with a clear outcome instead of taking it for an empty answer.
+ */
+function truncatedError(deps: AgentDeps): ModelError {
+  const limit = deps.budget.cost ? `the ${deps.budget.cost.maxReplyTokens}-token reply limit a cost budget sets` : "the endpoint's reply limit";
+  return new ModelError('truncated', `the reply was cut at ${limit} before any tool call (finish_reason: length): a reasoning model spends it thinking; set GREENFIX_REASONING_EFFORT=low`);
 }
 
 /** Not journaled as a finish: a retried job resumes and asks the model again. */

@@ -100,7 +100,7 @@ export function applyRecord(state: AgentState, r: JournalEntry): void {
       const head = state.messages.slice(0, headLength(state.messages));
       const kept = r.kept > 0 ? state.messages.slice(-r.kept) : [];
       state.messages = [...head, { role: 'user', content: handoffMessage(r.summary) }, ...kept];
-      state.tokens = { prompt: state.tokens.prompt + r.usage.promptTokens, completion: state.tokens.completion + r.usage.completionTokens };
+      state.tokens = addUsage(state.tokens, r.usage);
       return;
     }
     case 'finish':
@@ -111,7 +111,12 @@ export function applyRecord(state: AgentState, r: JournalEntry): void {
 
 function addUsage(tokens: Tokens, usage: Extract<JournalEntry, { type: 'assistant' }>['usage']): Tokens {
   const cached = (tokens.cachedPrompt ?? 0) + (usage.cachedPromptTokens ?? 0);
-  return { prompt: tokens.prompt + usage.promptTokens, completion: tokens.completion + usage.completionTokens, ...(cached > 0 ? { cachedPrompt: cached } : {}) };
+  return {
+    prompt: tokens.prompt + usage.promptTokens,
+    completion: tokens.completion + usage.completionTokens,
+    ...(cached > 0 ? { cachedPrompt: cached } : {}),
+    ...(tokens.estimated || usage.estimated ? { estimated: true } : {}),
+  };
 }
 
 function applyResult(state: AgentState, callId: string, result: Extract<JournalEntry, { type: 'tool_end' }>['result']): void {

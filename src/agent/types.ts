@@ -36,6 +36,8 @@ export interface Tokens {
   completion: number;
   /** The part of `prompt` served from the endpoint's cache; absent when it reported none. */
   cachedPrompt?: number;
+  /** Some reply came without usage: its counts are estimates (still counted against the budgets). */
+  estimated?: boolean;
 }
 
 export interface AgentOutcome {

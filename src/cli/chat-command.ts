@@ -10,7 +10,8 @@ import { assembleFix } from '../fix/assemble-fix.js';
 import { fixCommands } from '../fix/fix-input.js';
 import { localPublisher } from '../fix/local-publisher.js';
 import { createChatModel } from '../model/create-chat-model.js';
-import { modelConfigFromEnv } from '../model/model-config.js';
+import { modelConfigOf } from '../model/model-config.js';
+import { modelSettingsFromEnv } from '../config/model-settings.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { git } from '../workspace/git.js';
@@ -47,9 +48,9 @@ async function defaultSessionPath(repo: string): Promise<string> {
 async function chat(options: ChatOptions, io: CliIo, terminal: ChatTerminal): Promise<number> {
   const missing = checkSystemPackages({ env: io.env, isRoot: process.getuid?.() === 0, sandboxOff: io.env.GREENFIX_SANDBOX === 'off' });
   if (missing.length > 0) throw new UsageError(`missing system packages:\n${missing.map((m) => `  - ${m.message}`).join('\n')}`);
-  const env = { ...io.env, ...(options.model ? { GREENFIX_MODEL: options.model } : {}) };
-  const modelFor = (name: string) => createChatModel(modelConfigFromEnv({ ...env, GREENFIX_MODEL: name }));
-  const model = createChatModel(modelConfigFromEnv(env));
+  const settings = modelSettingsFromEnv(io.env, options.model);
+  const modelFor = (name: string) => createChatModel(modelConfigOf({ ...settings, model: name }));
+  const model = createChatModel(modelConfigOf(settings));
   const run = await locateRun(io.env, options.repo, 'chat session', options.init);
   const sandbox = await createLocalSandbox(io, run);
   const owner = sandboxFileOwner();

@@ -2,7 +2,9 @@ import { ConfigError } from '../model/config-error.js';
 import { NoTestCommandError } from '../fix/fix-input.js';
 import { createChatModel } from '../model/create-chat-model.js';
 import { costOf } from '../model/cost.js';
-import { modelConfigFromEnv } from '../model/model-config.js';
+import { modelConfigOf } from '../model/model-config.js';
+import { EnvConfigError } from '../config/env-config-error.js';
+import { modelSettingsFromEnv } from '../config/model-settings.js';
 import { priceOf } from '../model/prices.js';
 import { SandboxConfigError, SandboxLimitError, SandboxUnavailableError } from '../sandbox/errors.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
@@ -47,8 +49,7 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   if (missing.length > 0) throw new UsageError(`missing system packages:\n${missing.map((m) => `  - ${m.message}`).join('\n')}`);
   const allow = SetupAllowSchema.safeParse(io.env.GREENFIX_SETUP_ALLOW ?? '');
   if (!allow.success) throw new UsageError(`GREENFIX_SETUP_ALLOW: ${allow.error.issues.map((i) => i.message).join('; ')}`);
-  const env = { ...io.env, ...(options.model ? { GREENFIX_MODEL: options.model } : {}) };
-  const modelConfig = modelConfigFromEnv(env);
+  const modelConfig = modelConfigOf(modelSettingsFromEnv(io.env, options.model));
   const model = createChatModel(modelConfig);
   const price = priceOf(modelConfig.prices, model.name);
   const run = await locateRun(io.env, options.repo, options.task, options.init);
@@ -120,7 +121,7 @@ export function reportError(error: unknown, io: CliIo): number {
     io.stderr(`greenfix: ${error.message}. Give one: greenfix fix --verify 'npm test' … (or \`verify:\` in .github/greenfix.yml)`);
     return ExitCode.usage;
   }
-  const usage = [UsageError, ConfigError, SandboxConfigError, SandboxUnavailableError, StateFileError];
+  const usage = [UsageError, ConfigError, EnvConfigError, SandboxConfigError, SandboxUnavailableError, StateFileError];
   if (usage.some((type) => error instanceof type)) {
     io.stderr(`greenfix: ${(error as Error).message}`);
     return ExitCode.usage;

@@ -29,6 +29,7 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
     io.stderr(`greenfix: ${costSentence(costText(cost), 'this attempt', 'produced no commit')}`);
     io.stderr(`greenfix: worktree kept for inspection: ${run.worktree} (resume with --resume)`);
   }
+  io.stderr(`greenfix: ${tokenFigures(outcome.tokens)}`);
   io.stderr(`greenfix: what it did, step by step: greenfix log --run ${run.dir}`);
   const code = published ? ExitCode.verified : outcome.status === 'model_error' ? ExitCode.failure : ExitCode.notVerified;
   if (json) {
@@ -40,6 +41,10 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
         verifiedTree: published?.tree ?? null,
         steps: outcome.steps,
         tokens,
+        // The part of the prompt tokens the endpoint served from its prompt cache (priced lower).
+        cachedPromptTokens: outcome.tokens.cachedPrompt ?? 0,
+        // True when some reply came without usage: the counts (and the cost) are estimates.
+        tokensEstimated: outcome.tokens.estimated ?? false,
         // A number only when the model has a price: an unknown cost is never a made-up 0.
         costUsd: cost.known ? roundCents(cost.usd) : null,
         cost: describeCost(cost),
@@ -52,6 +57,14 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
     );
   }
   return code;
+}
+
+/** "tokens: 12,000 (10,000 prompt, 45% of it from the provider's cache; 2,000 output)", estimated when they were. */
+export function tokenFigures(tokens: FixResult['outcome']['tokens']): string {
+  const n = (v: number) => v.toLocaleString('en-US');
+  const cached = tokens.prompt > 0 ? Math.round(((tokens.cachedPrompt ?? 0) / tokens.prompt) * 100) : 0;
+  const estimated = tokens.estimated ? ', estimated: the endpoint reported no usage' : '';
+  return `tokens: ${n(tokens.prompt + tokens.completion)} (${n(tokens.prompt)} prompt, ${cached}% of it from the provider's cache; ${n(tokens.completion)} output${estimated})`;
 }
 
 /** To a hundredth of a cent: what the JSON reader sees is the priced usage, not float noise. */

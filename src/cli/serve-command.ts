@@ -5,7 +5,8 @@ import { loadEnvConfig, type EnvConfig } from '../config/env-config.js';
 import { EnvConfigError } from '../config/env-config-error.js';
 import { ConfigError } from '../model/config-error.js';
 import { createChatModel } from '../model/create-chat-model.js';
-import { modelConfigFromEnv } from '../model/model-config.js';
+import { modelConfigOf, type ModelConfig } from '../model/model-config.js';
+import { missingKeyProblem } from '../config/model-settings.js';
 import { openQueue } from './open-queue.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
@@ -50,13 +51,13 @@ export async function serveCommand(argv: string[], io: CliIo, role?: 'worker'): 
     await runProbotSetup(() => undefined);
     return waitForSignal().then(() => ExitCode.verified);
   }
-  const problems = startupProblems(config, io);
+  const { problems, modelConfig } = startupProblems(config, io);
   if (problems.length > 0) {
     io.stderr(`greenfix: cannot start:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     return ExitCode.usage;
   }
   try {
-    return await serve(config, io);
+    return await serve(config, modelConfig, io);
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof QueueOpenError || error instanceof RedisQueueOpenError)) throw error;
     io.stderr(`greenfix: ${error.message}`);
@@ -65,22 +66,24 @@ export async function serveCommand(argv: string[], io: CliIo, role?: 'worker'): 
 }
 
 /** What else must hold before starting: system packages, the model endpoint, a workdir the sandbox reaches. */
-function startupProblems(config: EnvConfig, io: CliIo): string[] {
+function startupProblems(config: EnvConfig, io: CliIo): { problems: string[]; modelConfig: ModelConfig | null } {
   const problems = checkSystemPackages({ env: io.env, isRoot: process.getuid?.() === 0, sandboxOff: config.sandbox === 'off' }).map((m) => m.message);
   if (config.role !== 'receiver') {
     const unreachable = config.sandbox === 'off' ? null : workdirProblem(config.workdir, sandboxFileOwner());
     if (unreachable) problems.push(unreachable);
+    const missingKey = missingKeyProblem(config.model);
+    if (missingKey) problems.push(missingKey);
     try {
-      modelConfigFromEnv(io.env);
+      return { problems, modelConfig: modelConfigOf(config.model) };
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       problems.push(...error.problems.map((p) => `${error.source}: ${p}`));
     }
   }
-  return problems;
+  return { problems, modelConfig: null };
 }
 
-async function serve(config: EnvConfig, io: CliIo): Promise<number> {
+async function serve(config: EnvConfig, modelConfig: ModelConfig | null, io: CliIo): Promise<number> {
   const log = await createLogger({ level: config.logLevel, ...(config.logFormat ? { format: config.logFormat } : {}) });
   const lock = config.role === 'receiver' ? null : lockWorkdir(config.workdir);
   const queue = await openQueue(config, log);
@@ -96,8 +99,8 @@ async function serve(config: EnvConfig, io: CliIo): Promise<number> {
     role: config.role,
     log,
     queue,
-    model: config.role === 'receiver' ? placeholderModel() : createChatModel(modelConfigFromEnv(io.env)),
-    ...(config.role === 'receiver' ? {} : { prices: modelConfigFromEnv(io.env).prices }),
+    model: modelConfig ? createChatModel(modelConfig) : placeholderModel(),
+    ...(modelConfig ? { prices: modelConfig.prices } : {}),
     sandbox: await createSandbox({ env: io.env, dataDirs: [config.workdir], log: (level, message) => log[level === 'warn' ? 'warn' : 'info'](message) }),
     workdir: config.workdir,
     concurrency: config.concurrency,

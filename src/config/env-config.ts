@@ -3,6 +3,7 @@ import { describeIssue } from './describe-issue.js';
 import { EnvConfigError } from './env-config-error.js';
 import { capProblems, credentialProblems, isSetupMode, uidRangeProblems, type CredentialVars } from './env-rules.js';
 import { EnvSchema, type ParsedEnv } from './env-schema.js';
+import { modelSettingsOf, type ModelSettings } from './model-settings.js';
 import { DEFAULT_JOB_RESERVE_USD, type OperatorCaps } from './operator-caps.js';
 
 
@@ -22,9 +23,8 @@ export interface EnvConfig {
   gheHost?: string;
   gheProtocol?: NonNullable<ParsedEnv['GHE_PROTOCOL']>;
   webhookProxyUrl?: string;
-  openaiBaseUrl?: string;
-  openaiApiKey?: string;
-  model?: string;
+  /** The model endpoint (model-settings.ts): handed down to model/, which reads no variable itself. */
+  model: ModelSettings;
   /** Absolute; mirrors, worktrees and job files. */
   workdir: string;
   /** Absolute; the embedded queue's SQLite file. */
@@ -127,9 +127,7 @@ function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string)
     gheHost: v.GHE_HOST,
     gheProtocol: v.GHE_PROTOCOL,
     webhookProxyUrl: v.WEBHOOK_PROXY_URL,
-    openaiBaseUrl: v.OPENAI_BASE_URL,
-    openaiApiKey: v.OPENAI_API_KEY,
-    model: v.GREENFIX_MODEL,
+    model: modelSettingsOf(v),
     redisUrl: v.REDIS_URL,
     port: v.PORT ?? DEFAULT_PORT,
     logLevel: v.LOG_LEVEL ?? 'info',

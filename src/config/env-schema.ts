@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SetupAllowSchema } from './domain-pattern.js';
+import { MODEL_PROFILE_NAMES, REASONING_EFFORTS } from './model-profile-names.js';
 
 /**
  * One zod rule per variable of DESIGN §3.5. `VAR=` (blank) means unset, as in a .env file. Rules
@@ -48,6 +49,9 @@ export const EnvSchema = z.object({
   OPENAI_BASE_URL: opt(httpUrl('https://api.openai.com/v1')),
   OPENAI_API_KEY: opt(noSpaces('a key')),
   GREENFIX_MODEL: opt(z.string().regex(/^(scripted:.+|\S+)$/, { message: 'must be a model name without whitespace, or scripted:FILE' })),
+  // The endpoint's rules (model/provider-profile.ts); unset: chosen from the base URL and the model.
+  GREENFIX_MODEL_PROFILE: opt(oneOf(MODEL_PROFILE_NAMES)),
+  GREENFIX_REASONING_EFFORT: opt(oneOf(REASONING_EFFORTS)),
   // JSON or a JSON file's path; its content is checked where the model is configured (model/prices.ts).
   GREENFIX_PRICES: opt(z.string()),
   GREENFIX_WORKDIR: opt(z.string()),

@@ -4,7 +4,8 @@ import { createTools } from '../agent/tools/registry.js';
 import type { AgentDeps } from '../agent/types.js';
 import { DEFAULT_MAX_REPLY_TOKENS, type CostBudget } from '../agent/cost-budget.js';
 import { readAgentsMd } from './agents-md.js';
-import { FIX_CONTEXT, FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from './defaults.js';
+import { contextForModel } from './context-for-model.js';
+import { FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from './defaults.js';
 import type { FixInput } from './fix-input.js';
 import { prepareManagerCache } from './manager-cache.js';
 import type { Publisher } from './publisher.js';
@@ -68,7 +69,7 @@ export function assembleFix(input: Omit<FixInput, 'task'>): AssembledFix {
         signal,
       },
       budget: { maxSteps: budgets.maxSteps, maxTokens: budgets.maxTokens, maxWallMs: budgets.timeoutMinutes * 60_000, ...costBudget(input) },
-      context: { ...FIX_CONTEXT, maxTokens: budgets.contextTokens },
+      context: contextForModel(input.model, budgets.contextTokens),
       now: input.now,
       ...(onEvent ? { onEvent: (event) => onEvent({ type: 'agent', event }) } : {}),
       config: {

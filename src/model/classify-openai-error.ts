@@ -2,6 +2,8 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai'
 import { clipHeadTail } from '../util/clip.js';
 import { AttemptTimeoutError } from './attempt-timeout.js';
 import { ModelError } from './errors.js';
+import { parameterHint } from './parameter-hint.js';
+import type { ProfileName } from './provider-profile.js';
 import { describeEndpoint, redactSecret } from './redact.js';
 import { parseRetryAfterMs } from './retry-after.js';
 import { isTransientStatus } from './retry-policy.js';
@@ -13,6 +15,8 @@ export interface ErrorContext {
   model: string;
   timeoutMs: number;
   now: () => number;
+  /** The profile in use: a refused parameter is answered with the setting that fixes it. */
+  profile: ProfileName;
 }
 
 /**
@@ -52,7 +56,10 @@ function classifyStatus(error: APIError, status: number, ctx: ErrorContext): Fai
   if (status === 404) {
     return fail('not_found', `the model endpoint answered 404: unknown model '${ctx.model}' or wrong OPENAI_BASE_URL (${endpoint}); ${detailOf(error, ctx)}`);
   }
-  return fail('bad_request', `the model endpoint ${endpoint} refused the request (${status}): ${detailOf(error, ctx)}`);
+  const detail = detailOf(error, ctx);
+  const hint = status === 400 || status === 422 ? parameterHint(detail, typeof error.param === 'string' ? error.param : undefined, ctx.profile) : null;
+  if (hint) return fail('bad_request', `the model endpoint ${endpoint} refused the request (${status}): ${hint} (it said: ${detail})`);
+  return fail('bad_request', `the model endpoint ${endpoint} refused the request (${status}): ${detail}`);
 }
 
 /** The most useful short text about an error: the server's `error.message` if any, clipped, key removed. */

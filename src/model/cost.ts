@@ -6,10 +6,12 @@ export interface TokenCounts {
   prompt: number;
   completion: number;
   cachedPrompt?: number;
+  /** Some of the counts are estimates: the endpoint reported no usage for some replies. */
+  estimated?: boolean;
 }
 
-/** A cost in USD, or unknown because the model has no price. */
-export type Cost = { known: true; usd: number } | { known: false; model: string };
+/** A cost in USD (`estimated` when some counts were), or unknown because the model has no price. */
+export type Cost = { known: true; usd: number; estimated?: boolean } | { known: false; model: string };
 
 /** USD of `tokens` at `price`; cached prompt tokens at the cached rate. */
 export function usdOf(tokens: TokenCounts, price: ModelPrice): number {
@@ -18,7 +20,8 @@ export function usdOf(tokens: TokenCounts, price: ModelPrice): number {
 }
 
 export function costOf(tokens: TokenCounts, model: string, price: ModelPrice | null): Cost {
-  return price ? { known: true, usd: usdOf(tokens, price) } : { known: false, model };
+  if (!price) return { known: false, model };
+  return { known: true, usd: usdOf(tokens, price), ...(tokens.estimated ? { estimated: true } : {}) };
 }
 
 /** `$0.84`; below a cent `$0.0012` so a cheap run does not read as free. */
@@ -28,7 +31,8 @@ export function formatUsd(usd: number): string {
 
 /** The one wording of a cost in every report. */
 export function describeCost(cost: Cost): string {
-  return cost.known ? formatUsd(cost.usd) : `cost unknown (no price for ${cost.model})`;
+  if (!cost.known) return `cost unknown (no price for ${cost.model})`;
+  return cost.estimated ? `${formatUsd(cost.usd)} (estimated: the endpoint reported no token usage)` : formatUsd(cost.usd);
 }
 
 /** The cost as reports carry it (util/cost-sentence.ts). */

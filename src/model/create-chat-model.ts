@@ -1,5 +1,6 @@
 import type { ModelConfig } from './model-config.js';
 import { lazyChatModel } from './lazy-chat-model.js';
+import { contextWindowOf } from './provider-profile.js';
 import type { ModelDeps } from './openai-chat-model.js';
 import { scriptedModelFromFile } from './scripted-model.js';
 import { realSleep } from './sleep.js';
@@ -23,8 +24,16 @@ export function createChatModel(config: ModelConfig, deps: Partial<ModelDeps> = 
   return lazyChatModel(config.model, async () => {
     const { OpenAIChatModel } = await import('./openai-chat-model.js');
     return new OpenAIChatModel(
-      { baseURL: config.baseURL, apiKey: config.apiKey, model: config.model, timeoutMs: config.timeoutMs, retry: config.retry },
+      {
+        baseURL: config.baseURL,
+        apiKey: config.apiKey,
+        model: config.model,
+        timeoutMs: config.timeoutMs,
+        retry: config.retry,
+        profile: config.profile,
+        ...(config.reasoningEffort ? { reasoningEffort: config.reasoningEffort } : {}),
+      },
       { ...defaultModelDeps(), ...deps },
     );
-  });
+  }, contextWindowOf(config.profile, config.model));
 }

@@ -5,8 +5,9 @@
  * - bad_request: 400/422, the request was refused as malformed
  * - transient: retryable failures (408, 409, 429, 5xx, timeouts, resets) that outlived the retries
  * - invalid_response: the endpoint answered with something that is not a chat completion
+ * - truncated: the reply hit its token limit before any tool call (`finish_reason: "length"`)
  */
-export type ModelErrorKind = 'auth' | 'not_found' | 'bad_request' | 'transient' | 'invalid_response';
+export type ModelErrorKind = 'auth' | 'not_found' | 'bad_request' | 'transient' | 'invalid_response' | 'truncated';
 
 export class ModelError extends Error {
   override readonly name = 'ModelError';

@@ -5,10 +5,11 @@ import type { ChatModel, ChatRequest, ChatResponse } from './types.js';
  * it pulls in) costs memory and start-up time on every path that never asks the model (a
  * receiver, `greenfix fix --help`, a setup that fails). A failed load is retried next time.
  */
-export function lazyChatModel(name: string, load: () => Promise<ChatModel>): ChatModel {
+export function lazyChatModel(name: string, load: () => Promise<ChatModel>, contextWindow?: number): ChatModel {
   let loading: Promise<ChatModel> | null = null;
   return {
     name,
+    ...(contextWindow === undefined ? {} : { contextWindow }),
     async complete(request: ChatRequest): Promise<ChatResponse> {
       loading ??= load().catch((error: unknown) => {
         loading = null;

@@ -20,12 +20,26 @@ const PriceFile = z.record(z.string().min(1), PriceEntry);
  * operator's GREENFIX_PRICES wins for every model it names. A model in neither has no price.
  */
 export const BUILTIN_PRICES: PriceTable = {
+  // https://platform.openai.com/docs/pricing (reasoning tokens are billed as output)
   'gpt-4o-mini': { input: 0.15, cachedInput: 0.075, output: 0.6 },
   'gpt-4o': { input: 2.5, cachedInput: 1.25, output: 10 },
   'gpt-4.1': { input: 2, cachedInput: 0.5, output: 8 },
   'gpt-4.1-mini': { input: 0.4, cachedInput: 0.1, output: 1.6 },
   'gpt-4.1-nano': { input: 0.1, cachedInput: 0.025, output: 0.4 },
+  'gpt-5': { input: 1.25, cachedInput: 0.125, output: 10 },
+  'gpt-5-mini': { input: 0.25, cachedInput: 0.025, output: 2 },
+  'gpt-5-nano': { input: 0.05, cachedInput: 0.005, output: 0.4 },
+  o3: { input: 2, cachedInput: 0.5, output: 8 },
+  'o4-mini': { input: 1.1, cachedInput: 0.275, output: 4.4 },
+  // https://api-docs.deepseek.com/quick_start/pricing-details-usd (cache hit / miss; the reasoner's CoT is output)
   'deepseek-chat': { input: 0.27, cachedInput: 0.07, output: 1.1 },
+  'deepseek-reasoner': { input: 0.55, cachedInput: 0.14, output: 2.19 },
+  // https://ai.google.dev/gemini-api/docs/pricing (prompts up to 200k tokens; thinking is output)
+  'gemini-2.5-pro': { input: 1.25, cachedInput: 0.125, output: 10 },
+  'gemini-2.5-flash': { input: 0.3, cachedInput: 0.03, output: 2.5 },
+  'gemini-3-pro-preview': { input: 2, cachedInput: 0.2, output: 12 },
+  // https://docs.claude.com/en/docs/about-claude/pricing (cache reads)
+  'claude-sonnet-4-5': { input: 3, cachedInput: 0.3, output: 15 },
 };
 
 /**

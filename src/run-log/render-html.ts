@@ -3,8 +3,9 @@ import { clipHeadTail } from '../util/clip.js';
 import { callOutcome } from './call-outcome.js';
 import { endSentence } from './end-sentence.js';
 import { diffHtml, escapeHtml as e } from './html-text.js';
-import { count, editDiff, seconds } from './markdown-text.js';
+import { editDiff, seconds } from './markdown-text.js';
 import type { RunCall, RunLog } from './run-log.js';
+import { tokensFact } from './tokens-fact.js';
 
 export interface RunPageInput {
   jobId: string;
@@ -46,7 +47,7 @@ export function renderRunPage(input: RunPageInput): RunPage {
   const tokens = log.end?.tokens ?? log.steps.reduce((n, s) => n + s.tokens, 0);
   const body = [
     `<h1>What greenfix did</h1>`,
-    `<p class="facts">job <code>${e(input.jobId)}</code> · <strong>${e(status)}</strong> · ${log.steps.length} steps · ${count(tokens)} tokens · model <code>${e(log.model)}</code></p>`,
+    `<p class="facts">job <code>${e(input.jobId)}</code> · <strong>${e(status)}</strong> · ${log.steps.length} steps · ${e(tokensFact(log, tokens))} · model <code>${e(log.model)}</code></p>`,
     input.live ? `<p class="live">The job is still running: this page reloads every ${REFRESH_SECONDS} seconds.</p>` : '',
     log.repaired > 0 ? `<p class="note">A crash interrupted this run; on resume ${log.repaired} unanswered call(s) were repaired.</p>` : '',
     `<h2>Task</h2><pre>${e(clipHeadTail(log.task, 4_000))}</pre>`,

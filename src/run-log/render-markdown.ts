@@ -3,6 +3,7 @@ import { callOutcome, isBackground } from './call-outcome.js';
 import { cellCode, count, editDiff, fenced, seconds } from './markdown-text.js';
 import { endSentence } from './end-sentence.js';
 import type { RunCall, RunLog, RunStep } from './run-log.js';
+import { tokensFact } from './tokens-fact.js';
 
 /** GitHub's limit on a check run's `output.text`. */
 export const CHECK_TEXT_LIMIT = 65_535;
@@ -86,7 +87,7 @@ function header(log: RunLog): string {
   const status = log.end ? log.end.status : 'running';
   const tokens = log.end?.tokens ?? log.steps.reduce((n, s) => n + s.tokens, 0);
   const took = log.startedAt !== null && log.lastAt !== null ? seconds(log.lastAt - log.startedAt) : '—';
-  const facts = [`**${status}**`, `${log.steps.length} steps`, `${count(tokens)} tokens`, `${took}`, `model ${cellCode(log.model) || '—'}`];
+  const facts = [`**${status}**`, `${log.steps.length} steps`, tokensFact(log, tokens), `${took}`, `model ${cellCode(log.model) || '—'}`];
   const resumed = log.repaired > 0 ? `\n\nA crash interrupted this run; on resume ${log.repaired} unanswered call${log.repaired === 1 ? ' was' : 's were'} repaired (marked below).` : '';
   return `### What greenfix did\n\n${facts.join(' · ')}${resumed}\n\nThe task:\n\n${fenced(log.task, 'text', 1_500)}`;
 }

@@ -2,6 +2,7 @@ import { clipHeadTail } from '../util/clip.js';
 import { callOutcome } from './call-outcome.js';
 import { endSentence } from './end-sentence.js';
 import { count, editDiff, seconds } from './markdown-text.js';
+import { tokensFact } from './tokens-fact.js';
 import type { RunLog } from './run-log.js';
 
 export interface TextOptions {
@@ -15,7 +16,7 @@ export function renderRunLogText(log: RunLog, options: TextOptions = {}): string
   const lines: string[] = [];
   const tokens = log.end?.tokens ?? log.steps.reduce((n, s) => n + s.tokens, 0);
   lines.push(`task: ${firstLine(log.task)}`);
-  lines.push(`model: ${log.model} · ${log.steps.length} steps · ${count(tokens)} tokens · ${log.end ? log.end.status : 'not finished'}`);
+  lines.push(`model: ${log.model} · ${log.steps.length} steps · ${tokensFact(log, tokens)} · ${log.end ? log.end.status : 'not finished'}`);
   if (log.repaired > 0) lines.push(`resumed after a crash: ${log.repaired} call(s) repaired`);
   for (const s of log.steps) {
     lines.push('');

@@ -66,6 +66,8 @@ export interface RunLog {
   repaired: number;
   /** null while the run goes on (or when a crash ended the process before its finish record). */
   end: RunEnd | null;
+  /** Prompt tokens over every reply, the part the provider served from its cache, and whether some counts were estimated. */
+  usage: { prompt: number; cachedPrompt: number; estimated: boolean };
 }
 
 export interface RunVerified {
@@ -87,7 +89,7 @@ export interface BuildOptions {
 /** Folds journal records into the run log; every text goes through redaction here, once. */
 export function buildRunLog(records: readonly JournalRecord[], options: BuildOptions = {}): RunLog {
   const r = (text: string): string => redactText(text, options.secrets);
-  const log: RunLog = { task: '', model: '', startedAt: null, lastAt: null, steps: [], tests: [], verified: null, repaired: 0, end: null };
+  const log: RunLog = { task: '', model: '', startedAt: null, lastAt: null, steps: [], tests: [], verified: null, repaired: 0, end: null, usage: { prompt: 0, cachedPrompt: 0, estimated: false } };
   const calls = new Map<string, { call: RunCall; step: RunStep; startedAt: number | null }>();
   let previousAt: number | null = null;
   let current: RunStep | null = null;
@@ -106,6 +108,9 @@ export function buildRunLog(records: readonly JournalRecord[], options: BuildOpt
         const step: RunStep = existing ?? { step: rec.step, startedAt: previousAt ?? rec.at, durationMs: 0, tokens: 0, thought: null, calls: [], notes: [] };
         if (!existing) log.steps.push(step);
         step.tokens += rec.usage.promptTokens + rec.usage.completionTokens;
+        log.usage.prompt += rec.usage.promptTokens;
+        log.usage.cachedPrompt += rec.usage.cachedPromptTokens ?? 0;
+        log.usage.estimated ||= rec.usage.estimated === true;
         if (message?.content) step.thought = r(message.content);
         for (const tc of message?.toolCalls ?? []) {
           const args = callArguments(tc.arguments, r);

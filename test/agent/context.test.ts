@@ -75,3 +75,24 @@ describe('fitContext', () => {
     expect(stubText('read_file')).toBe('[output of read_file elided to save context; re-run the tool if you need it]');
   });
 });
+
+describe('fitContext in chunks (stubChunk)', () => {
+  it('between two rounds the history sent only grows at its end: a provider can cache what came before', () => {
+    const history = syntheticHistory(40);
+    const maxTokens = Math.floor(estimate(history) * 0.4);
+    // What the loop sends before each step: the history up to the next reply, every call answered.
+    const ends = history.flatMap((m, i) => (m.role === 'assistant' && i > 60 ? [i] : []));
+    const sentAt = (n: number, stubChunk: number) => fitContext(history.slice(0, n), { maxTokens, keepLastToolResults: 4, stubChunk, estimate });
+    const appendOnly = (stubChunk: number) =>
+      ends.slice(1).filter((n, i) => {
+        const before = sentAt(ends[i]!, stubChunk);
+        return JSON.stringify(sentAt(n, stubChunk).slice(0, before.length)) === JSON.stringify(before);
+      }).length;
+    expect(appendOnly(4)).toBeGreaterThan(appendOnly(1));
+    for (const n of ends) {
+      const sent = sentAt(n, 4);
+      expect(estimate(sent)).toBeLessThanOrEqual(maxTokens);
+      expectPairsIntact(sent);
+    }
+  });
+});

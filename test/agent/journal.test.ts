@@ -59,5 +59,18 @@ describe('journal', () => {
     expect(readJournal(file)).toEqual([]);
   });
 
+  it("keeps what a provider needs back (DeepSeek's reasoning, Gemini's extra_content) and estimated usage, so a resumed run sends them again", () => {
+    const j = openJournal(file, () => 7);
+    const reply: JournalEntry = {
+      type: 'assistant',
+      step: 1,
+      message: { role: 'assistant', content: null, reasoning: 'think', toolCalls: [{ id: 'c1', name: 'echo', arguments: '{}', extra: { google: { thought_signature: 'c2ln' } } }] },
+      usage: { promptTokens: 10, completionTokens: 5, reasoningTokens: 3, estimated: true },
+    };
+    j.append(reply);
+    j.close();
+    expect(readJournal(file)).toEqual([{ ...reply, at: 7 }]);
+  });
+
   it('reads a missing journal as empty', () => expect(readJournal(path.join(tmp.dir, 'none.jsonl'))).toEqual([]));
 });

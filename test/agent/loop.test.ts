@@ -103,6 +103,17 @@ describe('runAgent', () => {
     expect(last).toMatchObject({ type: 'model_error', kind: 'auth' });
   });
 
+  it('a reply cut by its token limit before any tool call ends the run clearly, its tokens counted', async () => {
+    const model = new InlineModel([calls(['echo', { text: 'hi' }])]);
+    const cut = { complete: async () => ({ message: { role: 'assistant' as const, content: '' }, usage: { promptTokens: 50, completionTokens: 4096 }, truncated: true as const }), name: 'cut' };
+    let first = true;
+    const both = { name: 'm', complete: (r: Parameters<typeof model.complete>[0]) => (first ? ((first = false), model.complete(r)) : cut.complete()) };
+    const deps = testDeps(tmp, both, [echoTool()]);
+    const outcome = await runAgent(deps, input);
+    expect(outcome).toMatchObject({ status: 'model_error', error: { kind: 'truncated' }, steps: 2, tokens: { prompt: 150, completion: 4106 } });
+    expect(outcome.reason).toMatch(/finish_reason: length/);
+  });
+
   it('lets other errors propagate: they are bugs or infrastructure failures, not model answers', async () => {
     const model = new InlineModel([new TypeError('boom')]);
     await expect(runAgent(testDeps(tmp, model, [echoTool()]), input)).rejects.toThrow('boom');

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { benchContextTokens } from '../../bench/context-tokens.js';
 import { benchLoad, type LoadVariant } from '../../bench/load.js';
+import { benchPrefixCache } from '../../bench/prefix-cache.js';
 import { benchPromptSize } from '../../bench/prompt-size.js';
 import { formatTable } from '../../bench/report.js';
 import { sessionScript } from '../../bench/session-script.js';
@@ -15,7 +16,7 @@ import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { startRedisServer } from '../support/redis-server.js';
 
-const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith('gf-bench-context-') || n.startsWith('gf-bench-steps-') || n.startsWith('gf-bench-app-'));
+const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith('gf-bench-context-') || n.startsWith('gf-bench-prefix-') || n.startsWith('gf-bench-steps-') || n.startsWith('gf-bench-app-'));
 const sane = (value: number) => Number.isFinite(value) && value > 0;
 
 /** Each benchmark at a tiny size: the figures are real numbers, never timing thresholds. */
@@ -39,6 +40,20 @@ describe('benchmarks', () => {
     expect(b!.maxRequestTokens).toBeLessThanOrEqual(8_000);
     expect(r.maxFullRequestTokens).toBeGreaterThan(8_000);
     expect(b!.ratio).toBeCloseTo(b!.sentTokens / r.fullTokens, 10);
+  });
+
+  it('stable prompt prefix: each variant runs the whole session; the chunked stubs send no more and share more', async () => {
+    const r = await benchPrefixCache({ sandbox, steps: 10, files: 6, budgets: [{ maxTokens: 8_000, keepLastToolResults: 2 }] });
+    expect(r).toMatchObject({ steps: 10, files: 6 });
+    const [b] = r.budgets;
+    for (const f of [b!.before, b!.after]) {
+      expect(sane(f.sentTokens) && sane(f.requestBytes) && sane(f.stablePrefixBytes)).toBe(true);
+      expect(f.share).toBeCloseTo(f.stablePrefixBytes / f.requestBytes, 10);
+      expect(f.share).toBeLessThan(1);
+    }
+    // Stubbing in chunks only ever stubs more, and the tool schemas now lead every request.
+    expect(b!.after.sentTokens).toBeLessThanOrEqual(b!.before.sentTokens);
+    expect(b!.after.share).toBeGreaterThan(b!.before.share);
   });
 
   it('sandbox command cost: every variant runs real commands, leaving nothing behind', async () => {
@@ -143,6 +158,7 @@ describe('formatTable', () => {
       stepOverhead: { steps: 200, loopMsPerStep: 2, toolMsPerStep: 1, overheadMsPerStep: 1, ratio: 2, journalRecordsPerStep: 3, fsyncMsPerStep: 0.5 },
       sandboxCommand: { commands: 50, fullMsPerCommand: 30, baselineMsPerCommand: 20, seccompMsPerCommand: 21 },
       promptSize: { systemPromptBytes: 800, toolSpecsBytes: 3_000, totalBytes: 3_800 },
+      prefixCache: { steps: 30, files: 40, budgets: [{ maxTokens: 20_000, before: { sentTokens: 1_000, requestBytes: 4_000, stablePrefixBytes: 1_000, share: 0.25 }, after: { sentTokens: 900, requestBytes: 3_600, stablePrefixBytes: 1_800, share: 0.5 } }] },
       queueThroughput: { jobs: 5_000, file: { enqueuePerSec: 1_000, claimCompletePerSec: 500 }, memory: { enqueuePerSec: 4_000, claimCompletePerSec: 1_000 }, redis: { enqueuePerSec: 2_000, claimCompletePerSec: 250 }, burst: { deliveries: 1_000, distinct: 900, created: 900, stored: 900 } },
       webhookAck: {
         idle: stats(20, 50),
@@ -161,6 +177,8 @@ describe('formatTable', () => {
     expect(table).toMatch(/of which journal fsyncs +0\.50 ms\/step +3\.00 fsynced records\/step +0\.50/);
     expect(table).toMatch(/sandboxed `true`, 50 per variant: job sandbox +30\.0 ms\/command +20\.0 ms\/command before per-job resources +1\.50x +\+10\.0 ms\/command/);
     expect(table).toMatch(/of which seccomp +1\.0 ms\/command/);
+    expect(table).toMatch(/stable prompt prefix, 30 steps, budget 20,000 +0\.500 of request bytes +0\.250 before \(messages first, 1 stub at a time\) +2\.00 +> before \(met\)/);
+    expect(table).toMatch(/tokens sent over the session +900 tok +1,000 tok before +0\.900 +≤ 1 \(met\)/);
     expect(table).toMatch(/fixed prompt \(every request\) +3,800 B +system 800 B \+ tools 3,000 B/);
     expect(table).toMatch(/queue enqueue, 5000 jobs \(SQLite file\) +1,000 jobs\/s +4,000 jobs\/s :memory: +0\.25/);
     expect(table).toMatch(/webhook ack B: 150 enqueueing, 2 jobs running +p50 50\.0 ms \/ p99 90\.0 ms +A: p50 20\.0 ms \/ p99 50\.0 ms +2\.50 \/ 1\.80 +p99 < 100 ms \(met\)/);

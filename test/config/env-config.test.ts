@@ -43,6 +43,7 @@ describe('loadEnvConfig', () => {
       webhookMaxBytes: 5 * 1024 * 1024,
       cacheBytes: 5120 * 1024 * 1024,
       caps: { jobReserveUsd: 1 },
+      model: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
     });
   });
 
@@ -96,9 +97,7 @@ describe('loadEnvConfig', () => {
       gheHost: 'github.example.com',
       gheProtocol: 'https',
       webhookProxyUrl: 'https://smee.io/abc',
-      openaiBaseUrl: 'http://127.0.0.1:11434/v1',
-      openaiApiKey: 'sk-abc',
-      model: 'scripted:/tmp/script.json',
+      model: { baseURL: 'http://127.0.0.1:11434/v1', apiKey: 'sk-abc', model: 'scripted:/tmp/script.json' },
       workdir: '/srv/greenfix/data',
       db: '/var/lib/greenfix/q.db',
       concurrency: 64,

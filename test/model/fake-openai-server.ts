@@ -27,6 +27,8 @@ export class FakeOpenAIServer {
   private scriptedSeen = 0;
   /** When set, a request without tools (the agent's handoff summary) gets this text, off the script. */
   private handoffText: string | null = null;
+  /** A provider's rules (provider-rules.ts): a request they refuse gets the refusal, off the script. */
+  private rules: ((body: unknown) => Reply | null) | null = null;
   private readonly waiters: Array<() => void> = [];
   private readonly server: Server;
 
@@ -51,6 +53,11 @@ export class FakeOpenAIServer {
     this.scriptedSeen = 0;
   }
 
+  /** Checks every request against a provider's rules; a refusal answers it instead of the script. */
+  enforce(rules: ((body: unknown) => Reply | null) | null): void {
+    this.rules = rules;
+  }
+
   /** Answers every handoff-summary request (a request with no tools) with `text`, outside the script. */
   answerHandoffs(text: string): void {
     this.handoffText = text;
@@ -73,6 +80,11 @@ export class FakeOpenAIServer {
     this.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : undefined });
     this.waiters.splice(0).forEach((wake) => wake());
     const body = this.requests.at(-1)?.body as { tools?: unknown[] } | undefined;
+    const refusal = this.rules?.(body) ?? null;
+    if (refusal && 'status' in refusal) {
+      res.writeHead(refusal.status, { 'content-type': 'application/json' });
+      return void res.end(refusal.text ?? JSON.stringify(refusal.json ?? {}));
+    }
     if (this.handoffText !== null && !body?.tools?.length) {
       res.writeHead(200, { 'content-type': 'application/json' });
       return void res.end(JSON.stringify(completion({ content: this.handoffText })));

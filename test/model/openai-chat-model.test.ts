@@ -80,11 +80,12 @@ describe('OpenAIChatModel wire format', () => {
     });
   });
 
-  it('sends neither tools nor tool_choice nor temperature when there are none, and reads missing usage as 0', async () => {
+  it('sends neither tools nor tool_choice nor temperature when there are none, and estimates missing usage, marked as estimated', async () => {
     server.script({ status: 200, json: completion({ content: 'hello' }) });
     const response = await makeModel().model.complete({ messages: hello, tools: [] });
     expect(server.requests[0]!.body).toEqual({ model: 'test-model', messages: [{ role: 'user', content: 'hi' }] });
-    expect(response).toEqual({ message: { role: 'assistant', content: 'hello' }, usage: { promptTokens: 0, completionTokens: 0 } });
+    // No usage: the estimate (≈ chars/4 + per-message overhead) counts, never zero.
+    expect(response).toEqual({ message: { role: 'assistant', content: 'hello' }, usage: { promptTokens: 5, completionTokens: 6, estimated: true } });
   });
 });
 

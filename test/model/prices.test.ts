@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../src/model/config-error.js';
 import { costOf, describeCost, formatUsd, usdOf } from '../../src/model/cost.js';
-import { modelConfigFromEnv } from '../../src/model/model-config.js';
+import { modelConfigOf } from '../../src/model/model-config.js';
 import { BUILTIN_PRICES, parsePrices, priceOf } from '../../src/model/prices.js';
 
 function problemsOf(fn: () => unknown): readonly string[] {
@@ -65,6 +65,21 @@ describe('cost', () => {
     expect(usdOf({ prompt: 1_000_000, completion: 0 }, price)).toBeCloseTo(2.5, 10);
   });
 
+  it('the built-in table prices the common models with their cached rates, to the cent', () => {
+    // gpt-5: 2,000,000 prompt tokens of which 1,600,000 cached, 100,000 output (reasoning included):
+    // 400,000 × $1.25 + 1,600,000 × $0.125 + 100,000 × $10 per million = $0.50 + $0.20 + $1.00.
+    const tokens = { prompt: 2_000_000, cachedPrompt: 1_600_000, completion: 100_000 };
+    expect(describeCost(costOf(tokens, 'gpt-5', priceOf(BUILTIN_PRICES, 'gpt-5')))).toBe('$1.70');
+    for (const model of ['gpt-5-mini', 'o4-mini', 'deepseek-reasoner', 'gemini-2.5-pro', 'gemini-3-pro-preview', 'claude-sonnet-4-5']) {
+      const p = priceOf(BUILTIN_PRICES, model)!;
+      expect(p.cachedInput).toBeLessThan(p.input);
+    }
+  });
+
+  it('says so when the counts were estimated (an endpoint without usage)', () => {
+    expect(describeCost(costOf({ prompt: 336_000, completion: 0, estimated: true }, 'm', price))).toBe('$0.84 (estimated: the endpoint reported no token usage)');
+  });
+
   it('words a known cost in dollars and an unknown one without any number', () => {
     expect(describeCost(costOf({ prompt: 336_000, completion: 0 }, 'm', price))).toBe('$0.84');
     expect(formatUsd(0)).toBe('$0.00');
@@ -75,13 +90,14 @@ describe('cost', () => {
   });
 });
 
-describe('modelConfigFromEnv and GREENFIX_PRICES', () => {
-  it('lists price problems together with the other variables', () => {
-    const problems = problemsOf(() => modelConfigFromEnv({ GREENFIX_MODEL: 'two words', GREENFIX_PRICES: '{"x": {"input": "cheap", "output": 1}}' }));
-    expect(problems).toEqual([expect.stringMatching(/^GREENFIX_MODEL: /), expect.stringMatching(/^GREENFIX_PRICES: x\.input: /)]);
+describe('modelConfigOf and GREENFIX_PRICES', () => {
+  const settings = { baseURL: 'https://api.openai.com/v1', apiKey: 'sk-1', model: 'gpt-4o-mini' };
+  it('lists every price problem at once', () => {
+    const problems = problemsOf(() => modelConfigOf({ ...settings, prices: '{"x": {"input": "cheap", "output": -1}}' }));
+    expect(problems).toEqual([expect.stringMatching(/^GREENFIX_PRICES: x\.input: /), expect.stringMatching(/^GREENFIX_PRICES: x\.output: /)]);
   });
 
   it('carries the table', () => {
-    expect(priceOf(modelConfigFromEnv({ OPENAI_API_KEY: 'sk-1', GREENFIX_PRICES: '{"m": {"input": 1, "output": 1}}' }).prices, 'm')).toEqual({ input: 1, cachedInput: 1, output: 1 });
+    expect(priceOf(modelConfigOf({ ...settings, prices: '{"m": {"input": 1, "output": 1}}' }).prices, 'm')).toEqual({ input: 1, cachedInput: 1, output: 1 });
   });
 });

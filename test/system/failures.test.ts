@@ -1,7 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { createChatModel } from '../../src/model/create-chat-model.js';
-import { modelConfigFromEnv } from '../../src/model/model-config.js';
+import { modelSettingsFromEnv } from '../../src/config/model-settings.js';
+import { modelConfigOf } from '../../src/model/model-config.js';
 import { BUGGY_REPO } from '../cli/helpers.js';
 import { FakeOpenAIServer } from '../model/fake-openai-server.js';
 import { startHarness, turn, type Harness } from './harness.js';
@@ -28,7 +29,7 @@ describe('when something fails', () => {
     openai = await FakeOpenAIServer.start();
     openai.script({ status: 401, json: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } });
     const key = 'sk-test-secret-key-1234567890';
-    const model = createChatModel(modelConfigFromEnv({ OPENAI_BASE_URL: openai.baseURL, OPENAI_API_KEY: key, GREENFIX_MODEL: 'gpt-test' }));
+    const model = createChatModel(modelConfigOf(modelSettingsFromEnv({ OPENAI_BASE_URL: openai.baseURL, OPENAI_API_KEY: key, GREENFIX_MODEL: 'gpt-test' })));
     h = await startHarness({ files: BUGGY_REPO, script: [], model, state: { config: CONFIG } });
     await h.send('issues', labeled(h));
     await h.settle();

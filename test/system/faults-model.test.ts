@@ -1,7 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { createChatModel } from '../../src/model/create-chat-model.js';
-import { modelConfigFromEnv } from '../../src/model/model-config.js';
+import { modelSettingsFromEnv } from '../../src/config/model-settings.js';
+import { modelConfigOf } from '../../src/model/model-config.js';
 import type { ChatModel } from '../../src/model/types.js';
 import { BUGGY_REPO } from '../cli/helpers.js';
 import { completion, FakeOpenAIServer } from '../model/fake-openai-server.js';
@@ -21,7 +22,7 @@ function toolTurn(n: number, name: string, args: Record<string, unknown>) {
  * deadline; only the waits are recorded instead of slept (so backoff is asserted, not timed).
  */
 function realClient(openai: FakeOpenAIServer, waits: number[]): ChatModel {
-  const config = modelConfigFromEnv({ OPENAI_BASE_URL: openai.baseURL, OPENAI_API_KEY: KEY, GREENFIX_MODEL: 'gpt-test' });
+  const config = modelConfigOf(modelSettingsFromEnv({ OPENAI_BASE_URL: openai.baseURL, OPENAI_API_KEY: KEY, GREENFIX_MODEL: 'gpt-test' }));
   return createChatModel(
     { ...config, timeoutMs: 400, retry: { maxRetries: 5, baseDelayMs: 100, maxDelayMs: 60_000 } },
     { sleep: async (ms) => void waits.push(ms), random: () => 0.5 },
