@@ -24,7 +24,11 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "check-image: FAIL: $*" >&2; exit 1; }
 
-[ "${BUILD:-1}" = 0 ] || $C build --pull=never -t "$IMAGE" .
+# podman's default OCI image format drops HEALTHCHECK: build in docker format.
+FORMAT=""
+[ "$C" != podman ] || FORMAT="--format docker"
+# shellcheck disable=SC2086
+[ "${BUILD:-1}" = 0 ] || $C build --pull=never $FORMAT -t "$IMAGE" .
 
 echo "check-image: 1. first run without configuration"
 # shellcheck disable=SC2086
