@@ -39,7 +39,10 @@ health=$(curl -fsS "http://127.0.0.1:$PORT/healthz") || fail "no /healthz: $($C 
 curl -fsS "http://127.0.0.1:$PORT/probot" | grep -q 'Register GitHub App' || fail "no setup page"
 curl -fsS "http://127.0.0.1:$PORT/metrics" | grep -q greenfix_webhooks_total || fail "no /metrics"
 $C logs "$name" 2>&1 | grep -q 'written to /var/lib/greenfix/.env' || fail "the env file is not on the volume: $($C logs "$name" 2>&1 | tail -3)"
-if [ "$C" = podman ]; then $C healthcheck run "$name" || fail "health check unhealthy in setup mode"; fi
+# The Dockerfile's HEALTHCHECK command, run in the container (an OCI-format image has no health check to run).
+hc=$(node -e 'const m = /^\s*CMD (\[.*\])$/m.exec(require("fs").readFileSync("Dockerfile", "utf8").split("HEALTHCHECK")[1]); console.log(JSON.parse(m[1])[2])')
+$C exec "$name" node -e "$hc" || fail "health check unhealthy in setup mode"
+if [ "$C" = podman ] && [ "$($C inspect --format '{{.Config.Healthcheck}}' "$name")" != "<nil>" ]; then $C healthcheck run "$name" || fail "health check unhealthy in setup mode"; fi
 $C rm -f "$name" >/dev/null
 
 echo "check-image: 2. serve without the sandbox flags"
@@ -71,7 +74,7 @@ cat > "$repo/.git/script.json" <<'JSON'
 ]}
 JSON
 # shellcheck disable=SC2086
-$C run --rm --user "$OWNER" -e HOME=/tmp -v "$repo:/repo" $FLAGS "$IMAGE" \
+$C run --rm --user "$OWNER" -e HOME=/tmp -e GREENFIX_WORKDIR=/tmp/greenfix -v "$repo:/repo" $FLAGS "$IMAGE" \
   greenfix fix --repo /repo --task "add subtracts" --verify "bash test.sh" --model scripted:/repo/.git/script.json \
   || fail "greenfix fix in the container"
 git config --global --get-all safe.directory 2>/dev/null | grep -qxF "$repo" || export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0="$repo"

@@ -66,6 +66,7 @@ describe('greenfix serve: first start and a broken sandbox', () => {
     const lines = p.stderr().trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^greenfix: .*Can't mount proc/);
+    expect(lines[0]).toContain('--security-opt systempaths=unconfined');
     expect(p.stderr()).not.toMatch(/\n\s+at /);
     expect(p.stdout()).not.toContain('greenfix is running');
   }, 40_000);
