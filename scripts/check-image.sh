@@ -3,6 +3,7 @@
 #   1. first run, no configuration: the setup page on port 3000, /healthz {"status":"setup"}, the
 #      health check healthy, and the env file path on the volume;
 #   2. `serve` with credentials but without the sandbox flags: exit 2 and one line, no stack trace;
+#      with them: running, /healthz ok;
 #   3. the CLI against a mounted repository owned by another uid than the image's (10001), run with
 #      --user "$(id -u):$(id -g)" as documented, with the scripted model: a verified commit.
 # Needs podman (default) or docker (CONTAINER=docker) and curl; not part of `npm test` (CI has no
@@ -36,9 +37,10 @@ $C run -d --name "$name" -p "127.0.0.1:$PORT:3000" -v "$name:/var/lib/greenfix" 
 for _ in $(seq 1 60); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.5; done
 health=$(curl -fsS "http://127.0.0.1:$PORT/healthz") || fail "no /healthz: $($C logs "$name" 2>&1 | tail -5)"
 [ "$health" = '{"status":"setup"}' ] || fail "/healthz answered $health"
-curl -fsS "http://127.0.0.1:$PORT/probot" | grep -q 'Register GitHub App' || fail "no setup page"
-curl -fsS "http://127.0.0.1:$PORT/metrics" | grep -q greenfix_webhooks_total || fail "no /metrics"
-$C logs "$name" 2>&1 | grep -q 'written to /var/lib/greenfix/.env' || fail "the env file is not on the volume: $($C logs "$name" 2>&1 | tail -3)"
+# (read whole, then searched: `curl | grep -q` fails under pipefail when grep stops reading early)
+page=$(curl -fsS "http://127.0.0.1:$PORT/probot") && [[ $page == *'Register GitHub App'* ]] || fail "no setup page"
+metrics=$(curl -fsS "http://127.0.0.1:$PORT/metrics") && [[ $metrics == *greenfix_webhooks_total* ]] || fail "no /metrics"
+[[ $($C logs "$name" 2>&1) == *'written to /var/lib/greenfix/.env'* ]] || fail "the env file is not on the volume: $($C logs "$name" 2>&1 | tail -3)"
 # The Dockerfile's HEALTHCHECK command, run in the container (an OCI-format image has no health check to run).
 hc=$(node -e 'const m = /^\s*CMD (\[.*\])$/m.exec(require("fs").readFileSync("Dockerfile", "utf8").split("HEALTHCHECK")[1]); console.log(JSON.parse(m[1])[2])')
 $C exec "$name" node -e "$hc" || fail "health check unhealthy in setup mode"
@@ -58,6 +60,15 @@ echo "  $out"
 
 # As root here, the repository belongs to uid 1000 (a typical desktop user), as it would on a laptop.
 if [ "$(id -u)" = 0 ]; then OWNER=${OWNER:-1000:1000}; else OWNER=${OWNER:-$(id -u):$(id -g)}; fi
+echo "check-image: 2b. serve with the sandbox flags: running, healthy"
+# shellcheck disable=SC2086
+$C run -d --name "$name" -p "127.0.0.1:$PORT:3000" -e APP_ID=1 -e PRIVATE_KEY="$key" -e WEBHOOK_SECRET=s -e OPENAI_API_KEY=sk-check $FLAGS "$IMAGE" >/dev/null
+for _ in $(seq 1 60); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break; sleep 0.5; done
+health=$(curl -fsS "http://127.0.0.1:$PORT/healthz") || fail "serve with the flags: no /healthz: $($C logs "$name" 2>&1 | tail -5)"
+[ "$health" = '{"status":"ok"}' ] || fail "serve with the flags: /healthz answered $health"
+[[ $($C logs "$name" 2>&1) == *'greenfix is running'* ]] || fail "serve with the flags: not running"
+$C rm -f "$name" >/dev/null
+
 echo "check-image: 3. the CLI against a mounted repository owned by $OWNER, not the image's 10001"
 repo=$work/repo
 mkdir -p "$repo"
@@ -80,6 +91,6 @@ $C run --rm --user "$OWNER" -e HOME=/tmp -e GREENFIX_WORKDIR=/tmp/greenfix -v "$
 git config --global --get-all safe.directory 2>/dev/null | grep -qxF "$repo" || export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0="$repo"
 branch=$(git -C "$repo" for-each-ref --format='%(refname:short)' refs/heads/greenfix/ | head -1)
 [ -n "$branch" ] || fail "no greenfix branch in the mounted repository"
-git -C "$repo" show "$branch:lib.sh" | grep -qF '$1 + $2' || fail "$branch does not hold the fix"
+[[ $(git -C "$repo" show "$branch:lib.sh") == *'$1 + $2'* ]] || fail "$branch does not hold the fix"
 echo "  $branch: $(git -C "$repo" log -1 --format=%s "$branch")"
 echo "check-image: all good"
