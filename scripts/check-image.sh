@@ -18,7 +18,7 @@ FLAGS="--security-opt seccomp=unconfined --security-opt apparmor=unconfined $UNM
 work=$(mktemp -d)
 name=greenfix-check-$$
 cleanup() {
-  $C rm -f "$name" >/dev/null 2>&1 || true
+  $C rm -f -v "$name" >/dev/null 2>&1 || true
   $C volume rm -f "$name" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
@@ -45,7 +45,7 @@ metrics=$(curl -fsS "http://127.0.0.1:$PORT/metrics") && [[ $metrics == *greenfi
 hc=$(node -e 'const m = /^\s*CMD (\[.*\])$/m.exec(require("fs").readFileSync("Dockerfile", "utf8").split("HEALTHCHECK")[1]); console.log(JSON.parse(m[1])[2])')
 $C exec "$name" node -e "$hc" || fail "health check unhealthy in setup mode"
 if [ "$C" = podman ] && [ "$($C inspect --format '{{.Config.Healthcheck}}' "$name")" != "<nil>" ]; then $C healthcheck run "$name" || fail "health check unhealthy in setup mode"; fi
-$C rm -f "$name" >/dev/null
+$C rm -f -v "$name" >/dev/null
 
 echo "check-image: 2. serve without the sandbox flags"
 key=$(openssl genrsa 2048 2>/dev/null | awk '{printf "%s\\n", $0}')
@@ -68,7 +68,7 @@ for _ in $(seq 1 60); do curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2
 health=$(curl -fsS "http://127.0.0.1:$PORT/healthz") || fail "serve with the flags: no /healthz: $($C logs "$name" 2>&1 | tail -5)"
 [ "$health" = '{"status":"ok"}' ] || fail "serve with the flags: /healthz answered $health"
 [[ $($C logs "$name" 2>&1) == *'greenfix is running'* ]] || fail "serve with the flags: not running"
-$C rm -f "$name" >/dev/null
+$C rm -f -v "$name" >/dev/null
 
 echo "check-image: 3. the CLI against a mounted repository owned by $OWNER, not the image's 10001"
 repo=$work/repo
