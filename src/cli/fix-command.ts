@@ -18,13 +18,13 @@ import { createDepCache } from '../workspace/dep-cache.js';
 import { StateFileError } from '../fix/state-file.js';
 import { parentOfBase } from '../workspace/empty-base.js';
 import { removeWorktree } from '../workspace/worktree.js';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { createLocalSandbox } from './local-sandbox.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
 import { reportFix } from './fix-report.js';
 import type { CliIo } from './io.js';
-import { locateRun, openLocalState, openRunWorkspace, type LocalRun, type LocalState } from './local-run.js';
+import { locateRun, nextRun, openLocalState, openRunWorkspace, type LocalRun, type LocalState } from './local-run.js';
 import { localFixInput } from './local-session.js';
 import { baseName } from './base-name.js';
 import { localCacheScope } from './local-cache-scope.js';
@@ -52,12 +52,13 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const modelConfig = modelConfigOf(modelSettingsFromEnv(io.env, options.model));
   const model = createChatModel(modelConfig);
   const price = priceOf(modelConfig.prices, model.name);
-  const run = await locateRun(io.env, options.repo, options.task, options.init);
+  const latest = await locateRun(io.env, options.repo, options.task, options.init);
+  const run = options.resume ? latest : await startAfter(latest, io);
   const sandbox = await createLocalSandbox(io, run);
   const owner = sandboxFileOwner();
   const unreachable = io.env.GREENFIX_SANDBOX === 'off' ? null : workdirProblem(run.workdir, owner);
   if (unreachable) throw new UsageError(unreachable);
-  const resumeFrom = options.resume ? resumable(run) : discardEarlier(run, io);
+  const resumeFrom = options.resume ? resumable(run) : null;
   const { workspace, state } = await openRunWorkspace(run, resumeFrom);
   const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup }, warn);
@@ -97,18 +98,26 @@ function resumable(run: LocalRun): LocalState {
   return state;
 }
 
-/** A fresh run replaces an earlier one; say so when that one was interrupted (or unreadable). */
-function discardEarlier(run: LocalRun, io: CliIo): null {
+/**
+ * A fresh run gets a directory (and branch) of its own after the task's latest run, whose journal
+ * and state stay for `greenfix log`; its worktree and private index go (a finished run's are gone
+ * already). Says so when that run was interrupted (or unreadable): only the latest run resumes.
+ */
+async function startAfter(latest: LocalRun, io: CliIo): Promise<LocalRun> {
+  if (!existsSync(latest.dir)) return latest;
   let interrupted: boolean;
   try {
-    const earlier = openLocalState(run).get('fix');
+    const earlier = openLocalState(latest).get('fix');
     interrupted = earlier !== undefined && !earlier.published;
   } catch (error) {
     if (!(error instanceof StateFileError)) throw error;
     interrupted = true;
   }
-  if (interrupted) io.stderr(`greenfix: discarding an interrupted run of this task (use --resume to continue one)`);
-  return null;
+  await removeWorktree(latest.repo, latest.worktree);
+  rmSync(latest.stateDir, { recursive: true, force: true });
+  const next = nextRun(latest);
+  if (interrupted) io.stderr(`greenfix: an interrupted run of this task stays in ${latest.dir} (its log); this one starts afresh in ${next.dir} (--resume continues the latest run instead)`);
+  return next;
 }
 
 /** A failure as one clear line and its exit code (usage/config 2, anything else 3). */

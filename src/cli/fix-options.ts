@@ -30,7 +30,7 @@ Options:
   --context-tokens N     most tokens sent per model request (default ${FIX_CONTEXT.maxTokens})
   --max-cost USD         money budget: no model call whose worst case would cross it (default: none)
   --json                 print a JSON summary as the last line on stdout
-  --resume               continue the interrupted run of the same task
+  --resume               continue the latest run of the same task (a new run gets its own directory)
   -h, --help             show this help
 
 Exit codes: 0 verified and committed, 1 no verified tree (no commit),

@@ -9,6 +9,7 @@ import { addWorktree, removeWorktree } from '../workspace/worktree.js';
 import { z } from 'zod';
 import { StateFile } from '../fix/state-file.js';
 import { UsageError } from './exit-codes.js';
+import { latestRunNumber, withRunNumber } from './run-numbers.js';
 import { taskSlug } from './slug.js';
 import { ownWorkdirProblem } from './workdir-check.js';
 
@@ -17,6 +18,12 @@ export interface LocalRun {
   /** GREENFIX_WORKDIR (or its default); runs live in its `runs/`. */
   workdir: string;
   repo: string;
+  /** `<repo hash>-<task slug>`: every run of this task in this repository. */
+  runKey: string;
+  /** The task's slug (slug.ts); `slug` adds the run's number from the second run on. */
+  taskSlug: string;
+  /** 1 for the first run of a task, 2 for the next… */
+  number: number;
   slug: string;
   branch: string;
   dir: string;
@@ -26,22 +33,45 @@ export interface LocalRun {
   stateDir: string;
 }
 
+/** GREENFIX_WORKDIR, or its default <tmpdir>/greenfix-<uid>. */
+export function localWorkdir(env: Record<string, string | undefined>): string {
+  return env.GREENFIX_WORKDIR?.trim() || join(tmpdir(), `greenfix-${process.getuid?.() ?? 'user'}`);
+}
+
 /**
- * Runs live under GREENFIX_WORKDIR (default: <tmpdir>/greenfix-<uid>), one directory per repository
- * and task. The workdir must be the user's own (workdir-check.ts `ownWorkdirProblem`), 0700 (0711
- * as root); directories below are 0711: the sandbox user may pass through to the worktree but list nothing.
+ * Runs live under GREENFIX_WORKDIR (default: <tmpdir>/greenfix-<uid>), one directory per run:
+ * `runs/<repo>-<slug>`, then `-2`, `-3`… for the same task again (run-numbers.ts). This is the
+ * latest run of the task (`--resume` continues it; the first one when there is none yet); a fresh run
+ * takes `nextRun`. The workdir must be the user's own (workdir-check.ts `ownWorkdirProblem`), 0700
+ * (0711 as root); directories below are 0711: the sandbox user may pass through to the worktree but list nothing.
  */
 export async function locateRun(env: Record<string, string | undefined>, repoArg: string, task: string, init = false): Promise<LocalRun> {
-  const workdir = env.GREENFIX_WORKDIR?.trim() || join(tmpdir(), `greenfix-${process.getuid?.() ?? 'user'}`);
+  const workdir = localWorkdir(env);
   const foreign = ownWorkdirProblem(workdir, process.getuid?.());
   if (foreign) throw new UsageError(foreign);
   const repo = await repositoryRoot(repoArg, init);
   const slug = taskSlug(task);
   const repoKey = createHash('sha256').update(repo).digest('hex').slice(0, 8);
-  const dir = join(workdir, 'runs', `${repoKey}-${slug}`);
+  const runs = join(workdir, 'runs');
+  return runAt(workdir, repo, runs, `${repoKey}-${slug}`, slug, latestRunNumber(runs, `${repoKey}-${slug}`));
+}
+
+/** The run after `run` for the same task: its own directory and branch (suffix -2, -3…). */
+export function nextRun(run: LocalRun): LocalRun {
+  const runs = join(run.workdir, 'runs');
+  return runAt(run.workdir, run.repo, runs, run.runKey, run.taskSlug, latestRunNumber(runs, run.runKey) + 1);
+}
+
+function runAt(workdir: string, repo: string, runs: string, runKey: string, taskSlugText: string, n: number): LocalRun {
+  const number = Math.max(n, 1);
+  const slug = withRunNumber(taskSlugText, number);
+  const dir = join(runs, withRunNumber(runKey, number));
   return {
     workdir,
     repo,
+    runKey,
+    taskSlug: taskSlugText,
+    number,
     slug,
     branch: `greenfix/${slug}`,
     dir,
@@ -72,8 +102,8 @@ export function openLocalState(run: LocalRun): LocalState {
 }
 
 /**
- * A fresh run (`resumeFrom` null) replaces an earlier one of the same task; a resumed one continues
- * from its state, which the caller loaded (and checked it has a fix to resume).
+ * A fresh run (`resumeFrom` null) starts in an empty directory (`fix` gives each run its own,
+ * `nextRun`; a chat session replaces the earlier session); a resumed one continues from its state, which the caller loaded (and checked it has a fix to resume).
  */
 export async function openRunWorkspace(run: LocalRun, resumeFrom: LocalState | null): Promise<{ workspace: GitWorkspace; state: LocalState }> {
   if (!resumeFrom && existsSync(run.dir)) {

@@ -6,13 +6,17 @@ import { readRunLog, renderRunLogJson } from '../run-log/read-run-log.js';
 import { renderRunLogMarkdown } from '../run-log/render-markdown.js';
 import { renderRunLogText } from '../run-log/render-text.js';
 import { ExitCode, UsageError } from './exit-codes.js';
+import { latestJournal } from './latest-journal.js';
+import { localWorkdir } from './local-run.js';
 import type { CliIo } from './io.js';
 
-export const LOG_USAGE = `Usage: greenfix log JOURNAL [--format text|md|json]
+export const LOG_USAGE = `Usage: greenfix log [--format text|md|json]
        greenfix log --run DIR [--format text|md|json]
+       greenfix log JOURNAL [--format text|md|json]
 
 Prints what a run did, step by step, from its journal (journal.jsonl): each tool call with its
 arguments, outcome and duration, every test run, the verified tree, and why the run ended.
+Without --run or JOURNAL: the latest local run in GREENFIX_WORKDIR (the last journal written).
   --run DIR       a run's directory (greenfix fix names it at the end; a job's is <workdir>/jobs/<id>)
   --format FMT    text (default, for a terminal), md (the check run's Markdown), json (the model)
   --quiet         text only: outcome lines, no outputs`;
@@ -34,7 +38,7 @@ export function logCommand(argv: string[], io: CliIo): number {
     }
     const format = values.format ?? 'text';
     if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got '${format}')`);
-    const path = journalPath(values.run, positionals, io.cwd);
+    const path = journalPath(values.run, positionals, io);
     const log = readRunLog(path, { secrets: knownSecrets(io.env) });
     if (format === 'json') io.stdout(renderRunLogJson(log));
     else if (format === 'md') io.stdout(renderRunLogMarkdown(log));
@@ -49,12 +53,12 @@ export function logCommand(argv: string[], io: CliIo): number {
   }
 }
 
-function journalPath(run: string | undefined, positionals: string[], cwd: string): string {
+function journalPath(run: string | undefined, positionals: string[], io: CliIo): string {
   if (run !== undefined && positionals.length > 0) throw new UsageError('give a JOURNAL or --run DIR, not both');
   if (positionals.length > 1) throw new UsageError(`one journal at a time (got ${positionals.length})`);
-  const given = run !== undefined ? join(run, 'journal.jsonl') : positionals[0];
-  if (given === undefined) throw new UsageError('which run? give a JOURNAL file or --run DIR');
-  const path = given.startsWith('/') ? given : join(cwd, given);
+  const given = run !== undefined ? join(run, 'journal.jsonl') : (positionals[0] ?? latestJournal(localWorkdir(io.env)));
+  if (given === null) throw new UsageError(`no run in ${localWorkdir(io.env)} yet: give a JOURNAL file or --run DIR`);
+  const path = given.startsWith('/') ? given : join(io.cwd, given);
   if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`no journal at ${path}`);
   return path;
 }

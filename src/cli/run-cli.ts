@@ -9,7 +9,7 @@ Usage:
   greenfix doctor --repo DIR                      can greenfix work here? setup + tests on HEAD (greenfix doctor --help)
   greenfix chat --repo DIR [options]              an interactive session (greenfix chat --help);
                                                   bare \`greenfix\` on a terminal starts one in .
-  greenfix log JOURNAL | --run DIR [--format F]   what a run did, step by step (greenfix log --help)
+  greenfix log [JOURNAL | --run DIR] [--format F] what a run did (default: the latest), step by step (greenfix log --help)
   greenfix stats [--since 30d] [--json]           spend, PRs opened and merged, cost per merged PR (greenfix stats --help)
   greenfix serve                                  run the GitHub App: webhook server and workers
   greenfix worker                                 run workers only (scale-out)

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { run as runProbotSetup } from 'probot';
+import { resolve } from 'node:path';
+import { readEnvFile } from '../config/env-file.js';
+import { runSetupMode } from './setup-mode.js';
 import { createLogger } from '../app/logger.js';
 import { loadEnvConfig, type EnvConfig } from '../config/env-config.js';
 import { EnvConfigError } from '../config/env-config-error.js';
@@ -9,6 +11,7 @@ import { modelConfigOf, type ModelConfig } from '../model/model-config.js';
 import { missingKeyProblem } from '../config/model-settings.js';
 import { openQueue } from './open-queue.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
+import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { QueueOpenError } from '../queue/errors.js';
@@ -25,8 +28,9 @@ import { workdirProblem } from './workdir-check.js';
 export const SERVE_USAGE = `Usage: greenfix serve     the webhook server and workers (GREENFIX_ROLE=all|receiver|worker)
        greenfix worker    workers only (same as GREENFIX_ROLE=worker)
 
-Configuration is read from the environment (and .env); see .env.example. Without APP_ID and a
-private key, Probot's setup page registers the GitHub App from app.yml.`;
+Configuration is read from the environment and the env file (GREENFIX_ENV_FILE, default ./.env; the
+environment wins); see .env.example. Without APP_ID and a private key, greenfix serves its setup
+page, which registers the GitHub App from app.yml and writes the credentials to the env file.`;
 
 /** `greenfix serve` / `greenfix worker`: validate everything up front, then run until a signal. */
 export async function serveCommand(argv: string[], io: CliIo, role?: 'worker'): Promise<number> {
@@ -38,36 +42,36 @@ export async function serveCommand(argv: string[], io: CliIo, role?: 'worker'): 
     io.stderr(`greenfix: unexpected arguments: ${argv.join(' ')}\n\n${SERVE_USAGE}`);
     return ExitCode.usage;
   }
+  // The env file setup mode writes (GREENFIX_ENV_FILE, default ./.env); the process's environment wins over it.
+  const envFile = resolve(io.cwd, io.env.GREENFIX_ENV_FILE?.trim() || '.env');
+  const env = { ...readEnvFile(envFile), ...io.env, ...(role ? { GREENFIX_ROLE: role } : {}) };
   let config: EnvConfig;
   try {
-    config = loadEnvConfig(role ? { ...io.env, GREENFIX_ROLE: role } : io.env, { cwd: io.cwd });
+    config = loadEnvConfig(env, { cwd: io.cwd });
   } catch (error) {
     if (!(error instanceof EnvConfigError)) throw error;
     io.stderr(`greenfix: the environment has ${error.problems.length} problem(s):\n${error.problems.map((p) => `  - ${p}`).join('\n')}`);
     return ExitCode.usage;
   }
-  if (config.setupMode) {
-    io.stderr('greenfix: no APP_ID/PRIVATE_KEY yet: starting the GitHub App setup page (Probot). Follow it, then start greenfix again.');
-    await runProbotSetup(() => undefined);
-    return waitForSignal().then(() => ExitCode.verified);
-  }
-  const { problems, modelConfig } = startupProblems(config, io);
+  if (config.setupMode) return runSetupMode(config, envFile, io);
+  const { problems, modelConfig } = startupProblems(config, env);
   if (problems.length > 0) {
     io.stderr(`greenfix: cannot start:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     return ExitCode.usage;
   }
   try {
-    return await serve(config, modelConfig, io);
+    return await serve(config, modelConfig, { ...io, env });
   } catch (error) {
-    if (!(error instanceof UsageError || error instanceof QueueOpenError || error instanceof RedisQueueOpenError)) throw error;
-    io.stderr(`greenfix: ${error.message}`);
+    const refusals = [UsageError, QueueOpenError, RedisQueueOpenError, SandboxUnavailableError, SandboxConfigError];
+    if (!refusals.some((type) => error instanceof type)) throw error;
+    io.stderr(`greenfix: ${(error as Error).message}`);
     return ExitCode.usage;
   }
 }
 
 /** What else must hold before starting: system packages, the model endpoint, a workdir the sandbox reaches. */
-function startupProblems(config: EnvConfig, io: CliIo): { problems: string[]; modelConfig: ModelConfig | null } {
-  const problems = checkSystemPackages({ env: io.env, isRoot: process.getuid?.() === 0, sandboxOff: config.sandbox === 'off' }).map((m) => m.message);
+function startupProblems(config: EnvConfig, env: CliIo['env']): { problems: string[]; modelConfig: ModelConfig | null } {
+  const problems = checkSystemPackages({ env, isRoot: process.getuid?.() === 0, sandboxOff: config.sandbox === 'off' }).map((m) => m.message);
   if (config.role !== 'receiver') {
     const unreachable = config.sandbox === 'off' ? null : workdirProblem(config.workdir, sandboxFileOwner());
     if (unreachable) problems.push(unreachable);
@@ -85,6 +89,8 @@ function startupProblems(config: EnvConfig, io: CliIo): { problems: string[]; mo
 
 async function serve(config: EnvConfig, modelConfig: ModelConfig | null, io: CliIo): Promise<number> {
   const log = await createLogger({ level: config.logLevel, ...(config.logFormat ? { format: config.logFormat } : {}) });
+  // First: a host whose sandbox cannot start (a container without the flags docs/self-hosting-and-docker.md names) is refused before anything is held.
+  const sandbox = await createSandbox({ env: io.env, dataDirs: [config.workdir], log: (level, message) => log[level === 'warn' ? 'warn' : 'info'](message) });
   const lock = config.role === 'receiver' ? null : lockWorkdir(config.workdir);
   const queue = await openQueue(config, log);
   const privateKey = config.privateKey ?? readFileSync(config.privateKeyPath as string, 'utf8');
@@ -101,7 +107,7 @@ async function serve(config: EnvConfig, modelConfig: ModelConfig | null, io: Cli
     queue,
     model: modelConfig ? createChatModel(modelConfig) : placeholderModel(),
     ...(modelConfig ? { prices: modelConfig.prices } : {}),
-    sandbox: await createSandbox({ env: io.env, dataDirs: [config.workdir], log: (level, message) => log[level === 'warn' ? 'warn' : 'info'](message) }),
+    sandbox,
     workdir: config.workdir,
     concurrency: config.concurrency,
     jobRetentionMs: config.jobRetentionMs,

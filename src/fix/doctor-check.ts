@@ -2,6 +2,7 @@ import type { FileOwner } from '../sandbox/ownership.js';
 import type { SandboxRunner } from '../sandbox/types.js';
 import type { BaselineSummary } from '../verify/test-evidence.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
+import { commandProgram } from '../util/command-program.js';
 import { runBaseline } from './baseline-phase.js';
 import { runSetup, type SetupResult } from './setup-phase.js';
 
@@ -33,23 +34,22 @@ export interface DoctorDeps {
   signal?: AbortSignal;
 }
 
-/** The program a command starts (`npm test` → npm, `FOO=1 make check` → make), if it can tell. */
-function programOf(command: string): string | null {
-  const words = command.trim().split(/\s+/).filter((w) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w));
-  const first = words[0] ?? '';
-  return /^[A-Za-z0-9._+-]+$/.test(first) ? first : null;
-}
-
+/** Each program the commands start, looked up with the command's own `VAR=…` prefix (its PATH). */
 async function missingPrograms(deps: DoctorDeps, commands: Commands): Promise<string[]> {
-  const programs = [...new Set([commands.setup, commands.verify].flatMap((c) => (c ? [programOf(c)] : [])).filter((p): p is string => p !== null))];
-  if (programs.length === 0) return [];
+  const started = [commands.setup, commands.verify].flatMap((c) => {
+    const p = c ? commandProgram(c) : null;
+    return p ? [p] : [];
+  });
+  const checks = [...new Set(started.map((p) => `${[...p.assignments, 'command', '-v', p.program].join(' ')} >/dev/null 2>&1 || echo ${p.program}`))];
+  if (checks.length === 0) return [];
+  const programs = started.map((p) => p.program);
   const r = await deps.sandbox.run({
-    command: `for p in ${programs.join(' ')}; do command -v "$p" >/dev/null 2>&1 || echo "$p"; done`,
+    command: checks.join('\n'),
     workspace: deps.workspace.root,
     timeoutMs: 30_000,
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
-  return r.stdout.split('\n').map((l) => l.trim()).filter((l) => programs.includes(l));
+  return [...new Set(r.stdout.split('\n').map((l) => l.trim()).filter((l) => programs.includes(l)))];
 }
 
 /**

@@ -163,7 +163,8 @@ function brokenError(detail: string): SandboxUnavailableError {
     'bwrap-broken',
     `bubblewrap is installed but cannot create a sandbox here: ${detail}. ` +
       'Unprivileged user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ ' +
-      'kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile for bwrap; in Docker a seccomp/AppArmor ' +
-      `profile that permits unshare). Or set GREENFIX_SANDBOX=off to disable isolation explicitly; ${OFF_RISK}.`,
+      'kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile for bwrap; in a container: ' +
+      '--security-opt seccomp=unconfined --security-opt apparmor=unconfined --security-opt systempaths=unconfined ' +
+      `(podman: unmask=ALL), docs/self-hosting-and-docker.md). Or set GREENFIX_SANDBOX=off to disable isolation explicitly; ${OFF_RISK}.`,
   );
 }

@@ -35,7 +35,7 @@ describe('app.yml', () => {
     for (const event of manifest.default_events) expect(known.has(event)).toBe(true);
   });
 
-  it('leaves hook_attributes to Probot (a block here would replace its webhook URL)', () => {
+  it('leaves hook_attributes to the setup page (it sets the webhook URL)', () => {
     expect(manifest).not.toHaveProperty('hook_attributes');
   });
 });
@@ -81,5 +81,21 @@ describe('Dockerfile', () => {
     expect(text).toMatch(/^CMD \["node", "dist\/src\/cli\/main.js", "serve"\]$/m);
     expect(text).toMatch(/^USER greenfix$/m);
     expect(text).toMatch(/^EXPOSE 3000$/m);
+  });
+
+  it('keeps the env file the setup page writes on the volume, and names the sandbox flags', () => {
+    const volume = /^VOLUME \["([^"]+)"\]$/m.exec(text)?.[1];
+    expect(volume).toBe('/var/lib/greenfix');
+    expect(text).toMatch(new RegExp(`GREENFIX_ENV_FILE=${volume}/\\.env`));
+    for (const flag of ['seccomp=unconfined', 'apparmor=unconfined', 'systempaths=unconfined', 'unmask=ALL', '--privileged']) expect(text).toContain(flag);
+  });
+
+  it('.dockerignore lets in only what the Dockerfile copies: never .env, node_modules, .git or dist', () => {
+    const rules = readFileSync(new URL('../../.dockerignore', import.meta.url), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+    expect(rules[0]).toBe('*');
+    const allowed = new Set(rules.slice(1).map((r) => r.replace(/^!/, '').replace(/\/$/, '')));
+    const sources = [...text.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/));
+    for (const source of sources) expect({ source, allowed: allowed.has(source) }).toEqual({ source, allowed: true });
+    for (const secret of ['.env', 'node_modules', '.git', 'dist', '.greenfix']) expect(allowed.has(secret)).toBe(false);
   });
 });

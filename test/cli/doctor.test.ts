@@ -1,8 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from './helpers.js';
 import { cleanup, tempDir } from '../support/temp-dir.js';
-import { makeRepo } from '../support/make-repo.js';
+import { makeRepo, writeFiles } from '../support/make-repo.js';
 
 const HEALTHY = {
   'package.json': JSON.stringify({ name: 'healthy', version: '1.0.0', private: true, scripts: { test: 'node --test --test-reporter=tap' } }),
@@ -72,5 +72,20 @@ describe('greenfix doctor', () => {
     const missing = await doctor(red, '--verify', 'no-such-runner-xyz test');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('greenfix: sandbox: not found: no-such-runner-xyz');
+  });
+
+  it('a command that sets its own PATH (`PATH=… cmd`): the program is looked up on that PATH, as the command runs it', async () => {
+    const root = join(dir, 'repo');
+    writeFiles(root, { 'tools/greenfix-runner-xyz': '#!/bin/sh\necho "TAP version 13"\necho "ok 1 - works"\necho "1..1"\n' });
+    chmodSync(join(root, 'tools/greenfix-runner-xyz'), 0o755);
+    const repo = makeRepo(root, {});
+    const r = await doctor(repo, '--verify', 'CI=1 PATH="$PWD/tools:$PATH" greenfix-runner-xyz --all');
+    expect(r.stderr).not.toContain('not found: greenfix-runner-xyz');
+    expect(r.stderr).not.toContain('the sandbox has no');
+    expect(r.code).toBe(0);
+    // Without the prefix the same program is missing, and said so.
+    const bare = await doctor(repo, '--verify', 'greenfix-runner-xyz --all');
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain('the sandbox has no greenfix-runner-xyz');
   });
 });

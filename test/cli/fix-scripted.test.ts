@@ -100,6 +100,28 @@ describe('greenfix fix (scripted model)', () => {
     expect(git(repo, 'rev-parse', branch)).toBe(resumed.json?.commit);
   });
 
+  it('the same task twice: each run its own directory and branch; greenfix log shows the latest, --run names either', async () => {
+    const env = { GREENFIX_WORKDIR: join(dir, 'work') };
+    const runDir = (r: CliRun): string => /greenfix log --run (\S+)/.exec(r.stderr)?.[1] ?? 'none';
+    const first = await fix(writeScript(dir, [[['finish', { summary: 'not today', gave_up: true }]]]));
+    expect(first.code).toBe(1);
+    const second = await fix(writeScript(dir, [[FIX_EDIT], [['run_tests', {}]], [['finish', { summary: 'add adds now' }]]]));
+    expect(second.code).toBe(0);
+    expect(runDir(second)).not.toBe(runDir(first));
+    expect(readdirSync(join(dir, 'work', 'runs'))).toHaveLength(2);
+    expect(branches(repo)).toEqual([String(second.json?.branch)]);
+    const latest = await runCli(['log', '--quiet'], env);
+    expect(latest.code).toBe(0);
+    expect(latest.stdout).toContain('add adds now');
+    expect(latest.stdout).not.toContain('not today');
+    const earlier = await runCli(['log', '--run', runDir(first), '--quiet'], env);
+    expect(earlier.code).toBe(0);
+    expect(earlier.stdout).toContain('not today');
+    // A third run of the task gets a third directory, and --resume looks only at the latest one.
+    const third = await fix(writeScript(dir, [[['finish', { summary: 'third', gave_up: true }]]]));
+    expect(new Set([runDir(first), runDir(second), runDir(third)]).size).toBe(3);
+  });
+
   it('a repository with no test command: exit 2 before setup and before any model call, nothing left behind', async () => {
     const bare = makeRepo(join(dir, 'bare'), { 'README.md': '# notes\n', 'notes.txt': 'no tests here\n' });
     const script = writeScript(dir, [[['run', { command: 'touch model-was-asked' }]], [['finish', { summary: 'x', gave_up: true }]]]);
