@@ -11,6 +11,8 @@ import { baselineNote } from './baseline-note.js';
 import { runBaseline } from './baseline-phase.js';
 import { baselineSentence, type BaselineSummary } from '../verify/test-evidence.js';
 import type { VerifyMode } from '../verify/verify-policy.js';
+import { describeSecrets, scanAddedLines } from '../verify/secret-scan.js';
+import { addedLines } from '../workspace/added-lines.js';
 
 export interface FixPaths {
   journal: string;
@@ -133,6 +135,11 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
   const current = await deps.workspace.treeHash();
   if (current !== outcome.verified.tree) {
     return { status: 'not_verified', outcome, reason: `the tree changed after verification (${current} ≠ ${outcome.verified.tree})`, ...extra };
+  }
+  // `finish` already refused these; checked again here, at the last step before any push.
+  const secrets = scanAddedLines(await addedLines(deps.workspace.gitDir, state.baseCommit, current));
+  if (secrets.length > 0) {
+    return { status: 'not_verified', outcome, reason: `the change adds what looks like a credential: not published\n${describeSecrets(secrets)}`, ...extra };
   }
 
   deps.agent.toolContext.signal?.throwIfAborted();
