@@ -4,6 +4,7 @@ import { CONFIG_ERRORS_MARKER, renderConfigProblems } from '../config/render-con
 import { renderRefusal } from '../github/render-refusal.js';
 import type { GitHost } from '../github/types.js';
 import type { Job, JobQueue } from '../queue/types.js';
+import { contentKeyFor } from '../triggers/content-key.js';
 import { dedupeKeyFor } from '../triggers/dedupe.js';
 import { triggerFor } from '../triggers/route.js';
 import { subjectKey, type CancelRequest, type JobRequest, type Refusal, type TriggerContext } from '../triggers/types.js';
@@ -150,7 +151,7 @@ async function outsider(
 }
 
 async function enqueue(input: WebhookInput, deps: WebhookDeps, request: JobRequest): Promise<{ result: WebhookResult; detail: string }> {
-  const dedupeKey = dedupeKeyFor(request);
+  const dedupeKey = dedupeKeyFor(request, contentKeyFor(input.event, input.payload));
   const { job, created, superseded } = await deps.queue.enqueue(request, { deliveryId: input.deliveryId, ...(dedupeKey ? { dedupeKey } : {}) });
   if (!created) return { result: 'duplicate', detail: `job ${job.id} exists` };
   deps.wake();

@@ -1,3 +1,5 @@
+import { CREDENTIAL_PATTERNS } from '../util/credential-patterns.js';
+
 /** One line a change adds: where it is (1-based line of the new file) and its text. */
 export interface AddedLine {
   path: string;
@@ -12,25 +14,6 @@ export interface SecretFinding {
   /** "an AWS access key id", "a GitHub token", …: safe to show anyone. */
   kind: string;
 }
-
-interface Pattern {
-  kind: string;
-  re: RegExp;
-  /** A match that is a well-known placeholder, not a credential. */
-  placeholder?: (match: string) => boolean;
-}
-
-/** Well-known formats: each names one issuer's credential, so a match is never a coincidence. */
-const PATTERNS: readonly Pattern[] = [
-  // AWS documents AKIAIOSFODNN7EXAMPLE as its example key; ids ending in EXAMPLE are placeholders.
-  { kind: 'an AWS access key id', re: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g, placeholder: (m) => m.endsWith('EXAMPLE') },
-  { kind: 'a GitHub token', re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}\b/g },
-  { kind: 'a GitHub token', re: /\bgithub_pat_[A-Za-z0-9_]{50,}\b/g },
-  { kind: 'a private key', re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g },
-  { kind: 'a JSON Web Token', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g },
-  { kind: 'a Slack token', re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
-  { kind: 'an OpenAI API key', re: /\bsk-(?:proj-)?[A-Za-z0-9_-]{32,}/g },
-];
 
 /**
  * A value assigned to a secret-ish name (`API_KEY=…`, `"password": "…"`, `clientSecret = '…'`):
@@ -63,7 +46,8 @@ function looksRandom(value: string): boolean {
 /** What on one line looks like a credential (the kinds, each once). */
 export function secretKinds(text: string): string[] {
   const kinds = new Set<string>();
-  for (const p of PATTERNS) {
+  for (const p of CREDENTIAL_PATTERNS) {
+    if (p.scan === false) continue;
     for (const m of text.matchAll(p.re)) {
       if (!p.placeholder?.(m[0])) kinds.add(p.kind);
     }
