@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { run as runProbotSetup } from 'probot';
 import { createLogger } from '../app/logger.js';
@@ -6,7 +7,9 @@ import { ConfigError } from '../model/config-error.js';
 import { createChatModel } from '../model/create-chat-model.js';
 import { modelConfigFromEnv } from '../model/model-config.js';
 import { openQueue } from './open-queue.js';
+import { appPathsInBoundDirs, boundDirs, type AppPath } from '../sandbox/bound-app-paths.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
+import { parseReadOnlyPaths } from '../sandbox/read-only-paths.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { QueueOpenError } from '../queue/errors.js';
@@ -69,6 +72,7 @@ function startupProblems(config: EnvConfig, io: CliIo): string[] {
   if (config.role !== 'receiver') {
     const unreachable = config.sandbox === 'off' ? null : workdirProblem(config.workdir, sandboxFileOwner());
     if (unreachable) problems.push(unreachable);
+    if (config.sandbox !== 'off') problems.push(...appPathsInBoundDirs(appPaths(config, io.cwd), boundDirs(parseReadOnlyPaths(io.env.GREENFIX_SANDBOX_RO_PATHS))));
     try {
       modelConfigFromEnv(io.env);
     } catch (error) {
@@ -77,6 +81,17 @@ function startupProblems(config: EnvConfig, io: CliIo): string[] {
     }
   }
   return problems;
+}
+
+/** greenfix's own paths, which no sandbox may see: its workdir (jobs, state), queue, .env, key and directory. */
+function appPaths(config: EnvConfig, cwd: string): AppPath[] {
+  return [
+    { name: 'GREENFIX_WORKDIR', path: config.workdir },
+    ...(config.redisUrl ? [] : [{ name: 'GREENFIX_DB', path: config.db }]),
+    ...(config.privateKeyPath ? [{ name: 'PRIVATE_KEY_PATH', path: config.privateKeyPath }] : []),
+    { name: 'the .env file', path: join(cwd, '.env') },
+    { name: "greenfix's working directory", path: cwd },
+  ];
 }
 
 async function serve(config: EnvConfig, io: CliIo): Promise<number> {
