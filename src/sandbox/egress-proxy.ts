@@ -63,8 +63,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   server.maxConnections = options.maxConnections ?? 64;
   server.timeout = idleMs;
   server.on('connection', (socket: Socket) => track(socket));
-  server.on('clientError', (_error, socket: Duplex) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // Headers past maxHeaderSize: 431, as docs/sandbox.md says; anything else unparseable: 400.
+    const answer = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${answer}\r\nConnection: close\r\n\r\n`);
     else socket.destroy();
   });
 
