@@ -6,7 +6,9 @@ import { cleanup, tempDir } from '../support/temp-dir.js';
 
 describe('app paths inside directories bound into the sandbox', () => {
   let dir: string | undefined;
-  afterEach(() => dir && cleanup(dir));
+  afterEach(() => {
+    if (dir) cleanup(dir);
+  });
 
   it('names the app path and the bound directory, also through a symlink and for a path not made yet', () => {
     dir = tempDir('greenfix-bound-');
