@@ -58,7 +58,7 @@ export interface FixTestsDeps {
 export type FixResult = (
   | { status: 'published'; outcome: AgentOutcome; published: Published }
   | { status: 'not_verified'; outcome: AgentOutcome; reason: string }
-) & { baseline?: BaselineSummary };
+) & { baseline?: BaselineSummary; egress?: NonNullable<RunState['setup']>['egress'] };
 
 /**
  * The one place that sequences a fix: setup → agent → gate → publish. Each effect is recorded
@@ -120,7 +120,7 @@ export async function runFix(deps: FixDeps, initial: RunState): Promise<FixResul
   } finally {
     journal.close();
   }
-  const extra = state.baseline ? { baseline: state.baseline.summary } : {};
+  const extra = { ...(state.baseline ? { baseline: state.baseline.summary } : {}), ...(state.setup?.egress ? { egress: state.setup.egress } : {}) };
   if (outcome.status !== 'verified' || !outcome.verified) {
     return { status: 'not_verified', outcome, reason: outcome.reason, ...extra };
   }
