@@ -22,12 +22,29 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
   return out;
 }
 
-/** `value` with every string in it (at any depth, keys aside) passed through `redactText`. */
+/**
+ * `value` with every string in it (at any depth, keys aside) passed through `redactText`. A string
+ * that is itself JSON (a tool call's arguments) is redacted inside and written again, so it stays
+ * JSON: a pattern never eats the escape before a quote.
+ */
 export function redactStrings<T>(value: T, secrets: readonly string[] = []): T {
-  if (typeof value === 'string') return redactText(value, secrets) as T;
+  if (typeof value === 'string') {
+    const redacted = redactText(value, secrets);
+    if (redacted === value) return value;
+    const json = /^\s*[[{]/.test(value) ? parseJson(value) : undefined;
+    return (json === undefined ? redacted : JSON.stringify(redactStrings(json, secrets))) as T;
+  }
   if (Array.isArray(value)) return value.map((v: unknown) => redactStrings(v, secrets)) as T;
   if (typeof value === 'object' && value !== null) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v, secrets)])) as T;
   }
   return value;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -58,6 +58,20 @@ describe('journal', () => {
     expect(text).toContain('3 tests passed');
   });
 
+  it('a tool call whose arguments hold a token stays valid JSON once redacted', () => {
+    const args = JSON.stringify({ command: `echo "token=${S.githubClassicToken}" && echo password=hunter2\\x` });
+    const j = openJournal(file, () => 1);
+    j.append({ type: 'tool_start', step: 1, callId: 'c1', name: 'run', args });
+    j.append({ ...assistant, message: { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'run', arguments: args }] } });
+    j.close();
+    const [start, reply] = readJournal(file);
+    const written = start!.type === 'tool_start' ? start!.args : '';
+    expect(JSON.parse(written)).toEqual({ command: `echo "token=${REDACTED_TEXT}" && echo password=${REDACTED_TEXT}` });
+    const message = reply!.type === 'assistant' ? reply!.message : null;
+    expect(message && 'toolCalls' in message ? message.toolCalls?.[0]?.arguments : null).toBe(written);
+    expect(fs.readFileSync(file, 'utf8')).not.toContain(S.githubClassicToken);
+  });
+
   it('ignores a torn last line, and a reopened journal cuts it so new records stay whole', () => {
     const j = openJournal(file);
     j.append(start);
