@@ -33,8 +33,8 @@ describe('sweepPackageCaches', () => {
     const swept = await sweepPackageCaches(dir, { repoBytes: 5 * MB, totalBytes: 5 * MB, maxAgeMs: 30 * DAY }, now);
     expect(swept.removed.map((r) => [r.name, r.why]).sort()).toEqual([
       ['huge', 'repository cap'],
-      ['old', 'age'],
       ['least-recent', 'total cap'],
+      ['old', 'age'],
     ]);
     expect(['recent', 'older'].every((n) => existsSync(join(dir!, n)))).toBe(true);
     expect(['old', 'huge', 'least-recent'].some((n) => existsSync(join(dir!, n)))).toBe(false);
