@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { redactStrings } from '../util/redact-text.js';
 import { journalRecordSchema, type JournalEntry, type JournalRecord } from './journal-schema.js';
 
 
@@ -28,16 +29,18 @@ export class JournalCorruptError extends Error {
  * Opens (or creates) an append-only JSONL journal. Each record is written with one write and
  * fsynced before `append` returns, so what the journal says happened survives a kill -9 or power
  * loss. A torn last line left by an earlier crash is cut off first, so new records start on a
- * line of their own.
+ * line of their own. What it stores is redacted as it is written, by the rules the run log
+ * renders with (`util/redact-text.ts`: token and key shapes, `secrets`): command output that
+ * printed a token never reaches the disk.
  */
-export function openJournal(path: string, now: () => number = Date.now): FileJournal {
+export function openJournal(path: string, now: () => number = Date.now, secrets: readonly string[] = []): FileJournal {
   const fd = fs.openSync(path, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, 0o600);
   cutTornTail(fd);
   let open = true;
   return {
     path,
     append(entry) {
-      const record = journalRecordSchema.parse({ ...entry, at: now() });
+      const record = journalRecordSchema.parse(redactStrings({ ...entry, at: now() }, secrets));
       fs.writeSync(fd, `${JSON.stringify(record)}\n`);
       fs.fsyncSync(fd);
     },

@@ -1,4 +1,5 @@
 import { clipHeadTail } from '../util/clip.js';
+import { hiddenTextNote, stripHiddenText } from './hidden-text.js';
 
 /** AGENTS.md is the repository's advice to agents; past this it is clipped, not dropped. */
 export const AGENTS_MD_MAX_CHARS = 8_000;
@@ -27,16 +28,13 @@ export function systemPrompt(agentsMd: string | null, verifyCommand: string | nu
   return parts.join('\n\n');
 }
 
-/** The first user message. The task comes from an issue anyone may write: hidden text goes. */
-export function taskMessage(task: string): string {
-  return `Task:\n${clipHeadTail(sanitiseUntrusted(task).trim(), TASK_MAX_CHARS)}`;
-}
-
 /**
- * Strips what a reader of the issue on GitHub cannot see but a model would: HTML comments,
- * zero-width and invisible format characters, and Unicode tag characters (U+E0000–E007F), which
- * spell out ASCII invisibly ("ASCII smuggling") and which models read as text.
+ * The first user message (and each later one in a chat): the one assembly of untrusted task text
+ * (issue, PR, review and comment text; the CLI's task). Hidden text goes, and the model is told
+ * how much went.
  */
-export function sanitiseUntrusted(text: string): string {
-  return text.replace(/<!--[\s\S]*?(-->|$)/g, '').replace(/[\u180E\u200B-\u200D\u2060-\u2064\uFEFF\u{E0000}-\u{E007F}]/gu, '');
+export function taskMessage(task: string): string {
+  const { text, removed } = stripHiddenText(task);
+  const note = hiddenTextNote(removed);
+  return `Task:\n${clipHeadTail(text.trim(), TASK_MAX_CHARS)}${note ? `\n\n${note}` : ''}`;
 }

@@ -153,7 +153,7 @@ async function outsider(
 }
 
 async function enqueue(input: Delivery, deps: WebhookDeps, request: JobRequest): Promise<{ result: WebhookResult; detail: string }> {
-  const dedupeKey = dedupeKeyFor(request);
+  const dedupeKey = dedupeKeyFor(request, input.event.contentKey);
   const { job, created, superseded } = await deps.queue.enqueue(request, { deliveryId: input.deliveryId, ...(dedupeKey ? { dedupeKey } : {}) });
   if (!created) return { result: 'duplicate', detail: `job ${job.id} exists` };
   deps.wake();

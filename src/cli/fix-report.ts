@@ -50,6 +50,8 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
         cost: describeCost(cost),
         reason,
         baseline: result.baseline ?? null,
+        // Every connection the setup step made through the egress proxy, and every one it refused.
+        egress: result.egress ?? null,
         // The clean room the verdict ran in: what materialising the tree and restoring setup's state cost.
         cleanRoom: published ? (outcome.verified?.cleanRoom ?? null) : null,
         tests: tests ? { mode: tests.mode, format: tests.format, totals: tests.totals, ...(tests.comparison ?? {}), fallback: tests.fallback } : null,

@@ -10,8 +10,10 @@ import { createChatModel } from '../model/create-chat-model.js';
 import { modelConfigOf, type ModelConfig } from '../model/model-config.js';
 import { missingKeyProblem } from '../config/model-settings.js';
 import { openQueue } from './open-queue.js';
+import { appPathsInBoundDirs, boundDirs, type AppPath } from '../sandbox/bound-app-paths.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
 import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.js';
+import { parseReadOnlyPaths } from '../sandbox/read-only-paths.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { QueueOpenError } from '../queue/errors.js';
@@ -54,7 +56,7 @@ export async function serveCommand(argv: string[], io: CliIo, role?: 'worker'): 
     return ExitCode.usage;
   }
   if (config.setupMode) return runSetupMode(config, envFile, io);
-  const { problems, modelConfig } = startupProblems(config, env);
+  const { problems, modelConfig } = startupProblems(config, env, { cwd: io.cwd, envFile });
   if (problems.length > 0) {
     io.stderr(`greenfix: cannot start:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     return ExitCode.usage;
@@ -70,13 +72,14 @@ export async function serveCommand(argv: string[], io: CliIo, role?: 'worker'): 
 }
 
 /** What else must hold before starting: system packages, the model endpoint, a workdir the sandbox reaches. */
-function startupProblems(config: EnvConfig, env: CliIo['env']): { problems: string[]; modelConfig: ModelConfig | null } {
+function startupProblems(config: EnvConfig, env: CliIo['env'], paths: { cwd: string; envFile: string }): { problems: string[]; modelConfig: ModelConfig | null } {
   const problems = checkSystemPackages({ env, isRoot: process.getuid?.() === 0, sandboxOff: config.sandbox === 'off' }).map((m) => m.message);
   if (config.role !== 'receiver') {
     const unreachable = config.sandbox === 'off' ? null : workdirProblem(config.workdir, sandboxFileOwner());
     if (unreachable) problems.push(unreachable);
     const missingKey = missingKeyProblem(config.model);
     if (missingKey) problems.push(missingKey);
+    if (config.sandbox !== 'off') problems.push(...appPathsInBoundDirs(appPaths(config, paths), boundDirs(parseReadOnlyPaths(env.GREENFIX_SANDBOX_RO_PATHS))));
     try {
       return { problems, modelConfig: modelConfigOf(config.model) };
     } catch (error) {
@@ -85,6 +88,17 @@ function startupProblems(config: EnvConfig, env: CliIo['env']): { problems: stri
     }
   }
   return { problems, modelConfig: null };
+}
+
+/** greenfix's own paths, which no sandbox may see: its workdir (jobs, state), queue, .env, key and directory. */
+function appPaths(config: EnvConfig, paths: { cwd: string; envFile: string }): AppPath[] {
+  return [
+    { name: 'GREENFIX_WORKDIR', path: config.workdir },
+    ...(config.redisUrl ? [] : [{ name: 'GREENFIX_DB', path: config.db }]),
+    ...(config.privateKeyPath ? [{ name: 'PRIVATE_KEY_PATH', path: config.privateKeyPath }] : []),
+    { name: 'the .env file', path: paths.envFile },
+    { name: "greenfix's working directory", path: paths.cwd },
+  ];
 }
 
 async function serve(config: EnvConfig, modelConfig: ModelConfig | null, io: CliIo): Promise<number> {

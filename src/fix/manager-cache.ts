@@ -1,10 +1,11 @@
-import { lstatSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { isReachableBy, type FileOwner } from '../sandbox/ownership.js';
 import type { WritableBind } from '../sandbox/types.js';
 import { DEFAULT_SANDBOX_PATH } from '../sandbox/environment.js';
 import { runProcess } from '../util/run-process.js';
 import { refDirName, type DepCacheScope } from '../workspace/dep-cache-scope.js';
+import { DEFAULT_PACKAGE_CACHE_LIMITS, sweepPackageCaches, type PackageCacheLimits } from '../workspace/package-cache-sweep.js';
 
 /** Where the package managers' caches appear inside the setup step's sandbox. */
 export const MANAGER_CACHE_TARGET = '/var/cache/greenfix-packages';
@@ -34,13 +35,19 @@ export interface ManagerCache {
  * into the cache it is given and the default branch must never read that. Handed to the
  * sandbox uid before each setup (recursively when another uid had it: per-job uids). Undefined
  * when the sandbox uid cannot reach it (a parent without o+x): setup then runs with a cold cache.
+ * Every cache is swept first (package-cache-sweep.ts: by age, per-repository cap, total cap);
+ * while setup runs, what it adds counts against the job's disk cap (job-sandbox.ts).
  */
-export async function prepareManagerCache(dir: string, scope: DepCacheScope, owner: FileOwner | null): Promise<ManagerCache | undefined> {
+export async function prepareManagerCache(dir: string, scope: DepCacheScope, owner: FileOwner | null, limits: PackageCacheLimits = DEFAULT_PACKAGE_CACHE_LIMITS): Promise<ManagerCache | undefined> {
   const repo = scope.repo.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80);
   const source = join(dir, scope.ref === scope.defaultRef ? repo : `${repo}--${refDirName(scope.ref)}`);
+  await sweepPackageCaches(dir, limits, Date.now());
   // The root may be passed through (0711: nothing listed), each repository's cache only by its uid.
   mkdirSync(dir, { recursive: true, mode: 0o711 });
   mkdirSync(source, { recursive: true, mode: 0o700 });
+  // Its time of use, for the sweep.
+  const now = new Date();
+  utimesSync(source, now, now);
   const st = lstatSync(source);
   if (owner && (st.uid !== owner.uid || st.gid !== owner.gid)) {
     const r = await runProcess({ argv: ['chown', '-R', '-h', `${owner.uid}:${owner.gid}`, source], cwd: '/', env: { PATH: DEFAULT_SANDBOX_PATH }, timeoutMs: 300_000 });

@@ -3,6 +3,8 @@ import { runOrResume } from '../agent/resume.js';
 import { systemPrompt } from '../agent/prompt.js';
 import type { AgentDeps, AgentOutcome } from '../agent/types.js';
 import { baselineSentence, type BaselineSummary } from '../verify/test-evidence.js';
+import { describeSecrets, scanAddedLines } from '../verify/secret-scan.js';
+import { addedLines } from '../workspace/added-lines.js';
 import { assembleFix, type AssembledFix } from './assemble-fix.js';
 import { baselineNote } from './baseline-note.js';
 import { runBaseline } from './baseline-phase.js';
@@ -19,6 +21,8 @@ export type FixResult = (
   baseline?: BaselineSummary;
   /** The baseline in one line, as the fix's events said it ("on main: 12 tests, 1 failing: a"). */
   baselineLine?: string;
+  /** The connections setup made (and those refused). */
+  egress?: NonNullable<RunState['setup']>['egress'];
 };
 
 /**
@@ -76,7 +80,7 @@ async function sequence(input: FixInput, fix: AssembledFix, resumed: RunState): 
 
   emit({ type: 'phase', phase: 'agent', state: 'running', detail: input.model.name });
   const outcome = await runAgent(input, fix, state, note);
-  const extra = { ...(state.baseline ? { baseline: state.baseline.summary } : {}), ...(baselineLine ? { baselineLine } : {}) };
+  const extra = { ...(state.baseline ? { baseline: state.baseline.summary } : {}), ...(baselineLine ? { baselineLine } : {}), ...(state.setup?.egress ? { egress: state.setup.egress } : {}) };
   if (outcome.status !== 'verified' || !outcome.verified) {
     return { status: 'not_verified', outcome, reason: outcome.reason, ...extra };
   }
@@ -94,6 +98,11 @@ async function sequence(input: FixInput, fix: AssembledFix, resumed: RunState): 
   const current = await input.workspace.treeHash();
   if (current !== outcome.verified.tree) {
     return { status: 'not_verified', outcome, reason: `the tree changed after verification (${current} ≠ ${outcome.verified.tree})`, ...extra };
+  }
+  // `finish` already refused these; checked again here, at the last step before any push.
+  const secrets = scanAddedLines(await addedLines(input.workspace.gitDir, state.baseCommit, current));
+  if (secrets.length > 0) {
+    return { status: 'not_verified', outcome, reason: `the change adds what looks like a credential: not published\n${describeSecrets(secrets)}`, ...extra };
   }
 
   fix.signal.throwIfAborted();

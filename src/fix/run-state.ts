@@ -32,11 +32,16 @@ export const RunStateSchema = z.strictObject({
           refused: z.array(z.strictObject({ path: z.string(), reason: z.string() })),
         })
         .optional(),
-      /** What the egress proxy refused during setup (absent without a proxy: unsandboxed, or an older run). */
+      /** What the egress proxy let through and refused during setup (absent without a proxy: unsandboxed, or an older run). */
       egress: z
         .strictObject({
           refusedCount: z.number(),
           refused: z.array(z.strictObject({ target: z.string(), reason: z.string(), address: z.string().optional(), count: z.number() })),
+          /** The connections it made (absent in older runs). */
+          connectedCount: z.number().optional(),
+          connections: z
+            .array(z.strictObject({ target: z.string(), address: z.string().optional(), count: z.number(), bytesOut: z.number(), bytesIn: z.number() }))
+            .optional(),
         })
         .optional(),
     })

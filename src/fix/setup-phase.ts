@@ -1,4 +1,5 @@
 import type { FileOwner } from '../sandbox/ownership.js';
+import { describeConnections } from '../sandbox/describe-connections.js';
 import { describeRefusals } from '../sandbox/describe-refusals.js';
 import type { SandboxRunner, WritableBind } from '../sandbox/types.js';
 import type { DepCache } from '../workspace/dep-cache.js';
@@ -115,16 +116,25 @@ export function setupSummary(command: string, setup: SetupResult): string {
   else if (setup.exitCode !== 0) parts.push(`exit ${setup.exitCode ?? 'signal'}`, seconds);
   else if (setup.cache) parts.push(setup.cache.result === 'stored' ? `installed (${seconds}), cached` : `installed (${seconds})`);
   else parts.push(seconds);
-  const refused = setup.egress ? describeRefusals(setup.egress) : null;
-  if (refused) parts.push(refused);
+  parts.push(...egressLines(setup));
   return parts.join(' · ');
 }
 
-/** What the model is told when setup failed: it may be the very thing to fix. */
+/** Every connection setup made through the egress proxy, then every one it refused (host, port, bytes). */
+function egressLines(setup: SetupResult): string[] {
+  if (!setup.egress) return [];
+  return [describeConnections(setup.egress), describeRefusals(setup.egress)].filter((l): l is string => l !== null);
+}
+
+/**
+ * What the model is told about setup: when it failed (it may be the very thing to fix), how, and its
+ * output; and whenever it used the network, what the egress proxy let through and refused.
+ */
 export function setupNote(command: string, setup: SetupResult): string | null {
-  if (setup.exitCode === 0 && !setup.timedOut) return null;
+  const failed = setup.exitCode !== 0 || setup.timedOut;
+  const egressText = egressLines(setup).join('; ');
+  const egress = egressText ? ` Its network goes only through greenfix's egress proxy (public hosts only): ${egressText}.` : '';
+  if (!failed) return egress ? `Note: the setup command \`${command}\` succeeded.${egress}` : null;
   const how = setup.timedOut ? 'timed out' : `failed with exit code ${setup.exitCode}`;
-  const refused = setup.egress ? describeRefusals(setup.egress) : null;
-  const egress = refused ? ` Its network goes only through greenfix's egress proxy (public hosts only): ${refused}.` : '';
   return `Note: the setup command \`${command}\` ${how}.${egress} Its output ended with:\n${setup.outputTail}`;
 }

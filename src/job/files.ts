@@ -50,6 +50,7 @@ export const JobTargetSchema = z.strictObject({
   protectedBranches: z.array(z.string()),
   fixesIssue: z.number().nullable(),
   title: z.string(),
+  commandsFrom: z.string().optional(),
   threads: z
     .array(
       z.strictObject({

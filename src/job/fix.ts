@@ -13,6 +13,7 @@ import type { DepCacheScope } from '../workspace/dep-cache-scope.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { addWorktree } from '../workspace/worktree.js';
+import { detectCommandsAt } from '../workspace/detect-commands-at.js';
 import { baselineCacheDir } from '../fix/baseline-cache.js';
 import { FIX_TOOL_LIMITS } from '../fix/defaults.js';
 import { githubPublisher } from './github-publisher.js';
@@ -57,7 +58,11 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const base = saved?.baseCommit ?? (await resolveRef(gitDir, target.baseRef));
   const objectsWithin = join(env.workdir, 'mirrors');
   const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, store: state.workspaceStore(), objectsWithin });
-  const commands = fixCommands(workspace.root, saved, { verify: config.verify, setup: config.setup }, jobWarn(input));
+  // On greenfix's own branches, detection reads the default branch's files (JobTarget.commandsFrom).
+  const commands =
+    !saved && target.commandsFrom
+      ? await detectCommandsAt(gitDir, await resolveRef(gitDir, target.commandsFrom), { verify: config.verify, setup: config.setup }, jobWarn(input))
+      : fixCommands(workspace.root, saved, { verify: config.verify, setup: config.setup }, jobWarn(input));
   void reporter.phase('workspace', 'done', `${target.baseRef.replace(/^refs\/(heads\/)?/, '')} @ ${base.slice(0, 7)}`);
   // A workflow run names the workflow, not its jobs' check runs: then every failed check counts.
   const ci = request.kind === 'ci_fix' && !saved ? request.ci : undefined;

@@ -19,6 +19,12 @@ export interface JobTarget {
   fixesIssue: number | null;
   /** The commit subject and PR title. */
   title: string;
+  /**
+   * The ref whose files command detection reads when the repository config leaves `verify` or
+   * `setup` unset: on greenfix's own branches (a tree the model wrote) the default branch, so a
+   * model never chooses the next job's test command. Absent: the base.
+   */
+  commandsFrom?: string;
   /** The review threads the job answers, as they were when its task was written (review and PR retry jobs). */
   threads?: AddressedThread[];
 }
@@ -83,7 +89,8 @@ export function planTarget(request: JobRequest, config: RepoConfig, pr: PullRequ
     target: {
       branch: own ? pr.headRef : `${prefix}pr-${pr.number}`,
       baseRef: pull,
-      fetchRefs: [pull],
+      fetchRefs: own ? [pull, `refs/heads/${main}`] : [pull],
+      ...(own ? { commandsFrom: `refs/heads/${main}` } : {}),
       prBase: own ? pr.baseRef : pr.headRef,
       protectedBranches: [...new Set([main, pr.baseRef])],
       fixesIssue: issue?.[1] ? Number(issue[1]) : null,

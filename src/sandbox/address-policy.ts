@@ -57,6 +57,21 @@ export const publicOnly: AddressPolicy = (address) => {
   return 'not-an-ip';
 };
 
+/**
+ * One spelling per address, for comparing two: IPv4 dotted; IPv6 as eight lower-case hex words
+ * without a zone, and an IPv4-mapped or -compatible one as the IPv4 address it reaches. Null when
+ * `address` is not an IP.
+ */
+export function canonicalAddress(address: string): string | null {
+  const kind = isIP(address.replace(/%.*$/, ''));
+  if (kind === 4) return address;
+  if (kind !== 6) return null;
+  const w = ipv6ToWords(address);
+  const embedsV4 = w.slice(0, 5).every((x) => x === 0) && (w[5] === 0xffff || (w[5] === 0 && (w[6] !== 0 || w[7]! > 1)));
+  if (embedsV4) return [w[6]! >> 8, w[6]! & 0xff, w[7]! >> 8, w[7]! & 0xff].join('.');
+  return w.map((x) => x.toString(16)).join(':');
+}
+
 function classifyIpv4(n: number): RefusalReason | null {
   for (const range of IPV4_REFUSED) {
     const mask = range.bits === 0 ? 0 : (0xffffffff << (32 - range.bits)) >>> 0;

@@ -8,22 +8,11 @@ import { connect, type Socket } from 'node:net';
 import { unlinkSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import type { AllowLists } from './domain-allow-list.js';
-import { decide, parseTarget, publicEndpoints, systemResolver, type EgressTarget, type EndpointPolicy, type Resolver } from './egress-decision.js';
+import { decide, parseTarget, publicEndpoints, systemResolver, type EndpointPolicy, type Resolver } from './egress-decision.js';
+import { EgressLedger, type EgressReport } from './egress-ledger.js';
+import { refuseHostAddresses, systemHostAddresses, type HostAddresses } from './host-addresses.js';
 
-export interface EgressRefusal {
-  /** `host:port` as the client asked for it. */
-  target: string;
-  reason: string;
-  /** The address that was refused, when it differs from the host. */
-  address?: string;
-  count: number;
-}
-
-export interface EgressReport {
-  refusedCount: number;
-  /** The first distinct refusals (at most MAX_NAMED), with how often each happened. */
-  refused: EgressRefusal[];
-}
+export type { EgressConnection, EgressRefusal, EgressReport } from './egress-ledger.js';
 
 export interface EgressProxyOptions {
   /** A Unix socket path (the sandbox's way in), or a TCP port on 127.0.0.1 (tests). */
@@ -31,6 +20,8 @@ export interface EgressProxyOptions {
   allow?: AllowLists;
   policy?: EndpointPolicy;
   resolve?: Resolver;
+  /** The machine's own addresses, always refused (tests inject them; default: every interface's, read per check). */
+  hostAddresses?: HostAddresses;
   /** A connection with no traffic either way for this long is closed. */
   idleTimeoutMs?: number;
   connectTimeoutMs?: number;
@@ -44,31 +35,23 @@ export interface EgressProxy {
   close(): Promise<void>;
 }
 
-export const MAX_NAMED = 20;
+export { MAX_NAMED } from './egress-ledger.js';
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade'];
 
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
-  const rules = { allow: options.allow ?? [], policy: options.policy ?? publicEndpoints, resolve: options.resolve ?? systemResolver };
+  const policy = refuseHostAddresses(options.policy ?? publicEndpoints, options.hostAddresses ?? systemHostAddresses);
+  const rules = { allow: options.allow ?? [], policy, resolve: options.resolve ?? systemResolver };
   const idleMs = options.idleTimeoutMs ?? 60_000;
   const connectMs = options.connectTimeoutMs ?? 15_000;
   const sockets = new Set<Duplex>();
-  const named = new Map<string, EgressRefusal>();
-  let refusedCount = 0;
+  const ledger = new EgressLedger();
 
   const track = <T extends Duplex>(socket: T): T => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     return socket;
   };
-  const refuse = (target: EgressTarget, reason: string, address?: string): string => {
-    refusedCount += 1;
-    const name = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
-    const key = `${name} ${reason}`;
-    const seen = named.get(key);
-    if (seen) seen.count += 1;
-    else if (named.size < MAX_NAMED) named.set(key, { target: name, reason, ...(address && address !== target.host ? { address } : {}), count: 1 });
-    return `greenfix egress proxy: refused ${name}: ${reason}${address && address !== target.host ? ` (${address})` : ''}\n`;
-  };
+  const refuse = ledger.refused.bind(ledger);
   const upstream = (address: string, port: number): Socket => {
     const socket = track(connect({ host: address, port }));
     socket.setTimeout(connectMs, () => socket.destroy(new Error('connect timeout')));
@@ -80,8 +63,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   server.maxConnections = options.maxConnections ?? 64;
   server.timeout = idleMs;
   server.on('connection', (socket: Socket) => track(socket));
-  server.on('clientError', (_error, socket: Duplex) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // Headers past maxHeaderSize: 431, as docs/sandbox.md says; anything else unparseable: 400.
+    const answer = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${answer}\r\nConnection: close\r\n\r\n`);
     else socket.destroy();
   });
 
@@ -97,6 +82,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         if (!decision.ok) return void client.end(status(403, refuse(target, decision.reason, decision.address)));
         if (client.destroyed) return;
         const remote = upstream(decision.address, target.port);
+        ledger.connected(target, decision.address, remote);
         let established = false;
         remote.once('connect', () => {
           established = true;
@@ -135,7 +121,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
           agent: false,
           timeout: connectMs,
         });
-        outgoing.on('socket', (s) => track(s));
+        outgoing.on('socket', (s) => {
+          track(s);
+          ledger.connected(target, decision.address, s);
+        });
         outgoing.on('timeout', () => outgoing.destroy(new Error('upstream timeout')));
         outgoing.on('response', (upstreamRes) => {
           res.writeHead(upstreamRes.statusCode ?? 502, forwardable(upstreamRes.headers));
@@ -160,7 +149,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
 
   return {
     address,
-    report: () => ({ refusedCount, refused: [...named.values()].map((r) => ({ ...r })) }),
+    report: () => ledger.report(),
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();

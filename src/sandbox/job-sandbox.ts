@@ -23,7 +23,8 @@ export interface JobSandboxOptions {
 /**
  * One job's sandbox: its commands, as its own uid, and the disk watchdog. The worktree only grows
  * while a command runs, so it is walked then (again and again, pausing at least nine times as
- * long as a walk took) and once after each command. Past the limit, the running command is
+ * long as a walk took) and once after each command; what a command's writable binds (the setup
+ * step's package cache) grow by while it runs counts too. Past the limit, the running command is
  * killed, `signal` aborts with a SandboxLimitError and every later command is refused with it.
  */
 export function createJobSandbox(options: JobSandboxOptions): JobSandbox {
@@ -35,10 +36,14 @@ export function createJobSandbox(options: JobSandboxOptions): JobSandbox {
   let walking = false;
   let timer: NodeJS.Timeout | undefined;
   let released = false;
+  // The running command's writable binds (the setup step's package cache) and their size before
+  // it: what they grow by counts against the cap with the worktree, until the walk after it.
+  let binds: Array<{ source: string; before: number }> = [];
 
-  const stop = () => {
+  const stop = (withBinds: boolean) => {
     if (stopped.signal.aborted) return;
-    stopped.abort(new SandboxLimitError('disk', disk.limitMb, `disk limit reached: the worktree grew past ${disk.limitMb} MB`));
+    const what = withBinds ? 'the worktree and the package cache' : 'the worktree';
+    stopped.abort(new SandboxLimitError('disk', disk.limitMb, `disk limit reached: ${what} grew past ${disk.limitMb} MB`));
     current?.abort();
   };
   const schedule = (ms: number) => {
@@ -49,9 +54,12 @@ export function createJobSandbox(options: JobSandboxOptions): JobSandbox {
     timer = undefined;
     walking = true;
     const started = { at: Date.now(), epoch };
-    const bytes = await treeBytes(workspace, limitBytes);
+    const counted = binds;
+    let bytes = await treeBytes(workspace, limitBytes);
+    for (const b of counted) if (bytes <= limitBytes) bytes += Math.max(0, (await treeBytes(b.source, limitBytes + b.before)) - b.before);
     walking = false;
-    if (bytes > limitBytes) return stop();
+    if (!current && binds === counted) binds = [];
+    if (bytes > limitBytes) return stop(counted.length > 0);
     const took = Date.now() - started.at;
     // Go on while a command runs; once more soon when one ended during this walk.
     if (current) schedule(Math.max(disk.pollMs, 9 * took));
@@ -60,8 +68,10 @@ export function createJobSandbox(options: JobSandboxOptions): JobSandbox {
 
   const run = async (request: SandboxRequest): Promise<SandboxResult> => {
     stopped.signal.throwIfAborted();
+    const measured = await Promise.all((request.writableBinds ?? []).map(async (b) => ({ source: b.source, before: await treeBytes(b.source) })));
     const controller = new AbortController();
     current = controller;
+    binds = measured;
     epoch += 1;
     schedule(disk.pollMs);
     const signal = request.signal ? AbortSignal.any([request.signal, controller.signal]) : controller.signal;

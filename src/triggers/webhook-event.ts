@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contentKeyFor } from './content-key.js';
 
 /**
  * One delivery, read once (Probot's `Context` is the model): what the triggers decide on and the
@@ -21,6 +22,8 @@ export interface WebhookEvent {
   reactTarget: { number: number; commentId: number | null } | null;
   /** A `pull_request_review` whose review requests changes (the repo config decides whether that is a trigger). */
   requestsChanges: boolean;
+  /** What the delivery is about, whatever delivery id carried it (content-key.ts); undefined for events without one. */
+  contentKey: string | undefined;
 }
 
 const Labeled = z.object({
@@ -40,7 +43,15 @@ const Reviewed = z.object({ review: z.object({ state: z.string() }) });
 
 /** Reads a delivery once into the value triggers and the handler share. Never throws. */
 export function webhookEvent(name: string, payload: unknown): WebhookEvent {
-  return { name, action: actionOf(payload), payload, label: name === 'issues' ? labelOf(payload) : null, reactTarget: reactTargetOf(payload), requestsChanges: name === 'pull_request_review' && requestsChanges(payload) };
+  return {
+    name,
+    action: actionOf(payload),
+    payload,
+    label: name === 'issues' ? labelOf(payload) : null,
+    reactTarget: reactTargetOf(payload),
+    requestsChanges: name === 'pull_request_review' && requestsChanges(payload),
+    contentKey: contentKeyFor(name, payload),
+  };
 }
 
 function actionOf(payload: unknown): string | undefined {

@@ -1,20 +1,11 @@
+import { CREDENTIAL_PATTERNS } from './credential-patterns.js';
+
 /**
  * Free text (a model's words, a command's output) with what looks like a credential replaced by
  * `[redacted]`: the known secrets given, and the shapes of common tokens and keys. The logger
  * redacts by key (`app/logger.ts`); text shown to people goes through this as well.
  */
 export const REDACTED_TEXT = '[redacted]';
-
-const PATTERNS: readonly RegExp[] = [
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
-  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}\b/g,
-  /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g,
-  /\bsk-[A-Za-z0-9_-]{16,}\b/g,
-  /\bxox[abprs]-[A-Za-z0-9-]{10,}\b/g,
-  /\bAKIA[0-9A-Z]{16}\b/g,
-  /\bAIza[0-9A-Za-z_-]{35}\b/g,
-  /\bv1\.[0-9a-f]{40}\b/g,
-];
 
 /** `Authorization: Bearer x`, `token=x`, `x-access-token:x@`: the name stays, the value goes. */
 const NAMED: readonly RegExp[] = [
@@ -26,7 +17,34 @@ const NAMED: readonly RegExp[] = [
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const secret of secrets) if (secret.length >= 6) out = out.split(secret).join(REDACTED_TEXT);
-  for (const pattern of PATTERNS) out = out.replace(pattern, REDACTED_TEXT);
+  for (const { re } of CREDENTIAL_PATTERNS) out = out.replace(re, REDACTED_TEXT);
   for (const pattern of NAMED) out = out.replace(pattern, `$1${REDACTED_TEXT}`);
   return out;
+}
+
+/**
+ * `value` with every string in it (at any depth, keys aside) passed through `redactText`. A string
+ * that is itself JSON (a tool call's arguments) is redacted inside and written again, so it stays
+ * JSON: a pattern never eats the escape before a quote.
+ */
+export function redactStrings<T>(value: T, secrets: readonly string[] = []): T {
+  if (typeof value === 'string') {
+    const redacted = redactText(value, secrets);
+    if (redacted === value) return value;
+    const json = /^\s*[[{]/.test(value) ? parseJson(value) : undefined;
+    return (json === undefined ? redacted : JSON.stringify(redactStrings(json, secrets))) as T;
+  }
+  if (Array.isArray(value)) return value.map((v: unknown) => redactStrings(v, secrets)) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v, secrets)])) as T;
+  }
+  return value;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { JournalCorruptError, openJournal, readJournal } from '../../src/agent/journal.js';
 import { type JournalEntry } from '../../src/agent/journal-schema.js';
+import { REDACTED_TEXT } from '../../src/util/redact-text.js';
+import { FAKE_SECRETS as S } from '../support/fake-secrets.js';
 import { tempFixture, type TempFixture } from './helpers/deps.js';
 
 const start: JournalEntry = { type: 'start', task: 't', taskMessage: 'Task:\nt', systemPrompt: 's', model: 'm', config: { maxSteps: 5 } };
@@ -28,6 +30,47 @@ describe('journal', () => {
     j.close();
     expect(fs.readFileSync(file, 'utf8').split('\n')).toHaveLength(3);
     expect(readJournal(file)).toEqual([{ ...start, at: 42 }, { ...assistant, at: 42 }]);
+  });
+
+  it('redacts at write, by the rules the run log renders with: token-shaped output never reaches the disk', () => {
+    const output = [
+      `GITHUB_TOKEN=${S.githubClassicToken}`,
+      `aws_access_key_id = ${S.awsAccessKeyId}`,
+      `Authorization: Bearer ${S.jwt}`,
+      S.pemHeader,
+      S.pemBody,
+      '-----END RSA PRIVATE KEY-----',
+      'cloning https://x-access-token:v1.0123456789abcdef0123456789abcdef01234567@github.com/o/r.git',
+      'the operator key is kept-secret-12345',
+      '3 tests passed',
+    ].join('\n');
+    const j = openJournal(file, () => 1, ['kept-secret-12345']);
+    j.append({ type: 'tool_end', callId: 'c1', name: 'run', result: { ok: true, output } });
+    j.append({ type: 'observation', step: 1, text: `npm whoami: ${S.githubServerToken}` });
+    j.close();
+    const disk = fs.readFileSync(file, 'utf8');
+    for (const value of [S.githubClassicToken, S.githubServerToken, S.awsAccessKeyId, S.jwt, S.pemBody, '0123456789abcdef0123456789abcdef01234567', 'kept-secret-12345']) {
+      expect(disk).not.toContain(value);
+    }
+    const [end] = readJournal(file);
+    expect(end).toMatchObject({ type: 'tool_end', callId: 'c1', name: 'run' });
+    const text = end!.type === 'tool_end' ? end!.result.output : '';
+    expect(text).toContain(`GITHUB_TOKEN=${REDACTED_TEXT}`);
+    expect(text).toContain('3 tests passed');
+  });
+
+  it('a tool call whose arguments hold a token stays valid JSON once redacted', () => {
+    const args = JSON.stringify({ command: `echo "token=${S.githubClassicToken}" && echo password=hunter2\\x` });
+    const j = openJournal(file, () => 1);
+    j.append({ type: 'tool_start', step: 1, callId: 'c1', name: 'run', args });
+    j.append({ ...assistant, message: { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'run', arguments: args }] } });
+    j.close();
+    const [start, reply] = readJournal(file);
+    const written = start!.type === 'tool_start' ? start!.args : '';
+    expect(JSON.parse(written)).toEqual({ command: `echo "token=${REDACTED_TEXT}" && echo password=${REDACTED_TEXT}` });
+    const message = reply!.type === 'assistant' ? reply!.message : null;
+    expect(message && 'toolCalls' in message ? message.toolCalls?.[0]?.arguments : null).toBe(written);
+    expect(fs.readFileSync(file, 'utf8')).not.toContain(S.githubClassicToken);
   });
 
   it('ignores a torn last line, and a reopened journal cuts it so new records stay whole', () => {

@@ -1,4 +1,5 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { BUGGY_REPO, runCli, writeScript } from './helpers.js';
 import { cleanup, tempDir } from '../support/temp-dir.js';
@@ -41,6 +42,28 @@ describe('greenfix fix: setup egress', () => {
     expect(r.stderr).toContain(`2 connections refused by the egress proxy: 127.0.0.1:${port} loopback, [::ffff:7f00:1]:${port} loopback`);
     expect(`${r.stdout}${r.stderr}`).not.toContain(SECRET);
     expect(connections).toBe(0);
+    expect(r.json).toMatchObject({ egress: { refusedCount: 2, connectedCount: 0, connections: [] } });
+  });
+
+  // Issue 24: on a host whose own address counts as public (these machines: 192.0.2.2), a listener
+  // on 0.0.0.0 was reachable from setup through the proxy.
+  const own = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4')?.address;
+  (own ? it : it.skip)('a setup command reaching for the host’s own address (a listener on 0.0.0.0) is refused, plain HTTP and CONNECT', async () => {
+    let reached = 0;
+    const any = createServer((socket) => {
+      reached += 1;
+      socket.end(`HTTP/1.1 200 OK\r\nContent-Length: ${SECRET.length}\r\n\r\n${SECRET}`);
+    });
+    await new Promise<void>((resolve) => any.listen(0, '0.0.0.0', resolve));
+    const anyPort = (any.address() as AddressInfo).port;
+    try {
+      const r = await fix(`curl -sS -f http://${own}:${anyPort}/.env; curl -sS -f -p http://${own}:${anyPort}/; exit 0`);
+      expect(r.stderr).toContain(`${own}:${anyPort} host's own address ×2`);
+      expect(`${r.stdout}${r.stderr}`).not.toContain(SECRET);
+      expect(reached).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => any.close(() => resolve()));
+    }
   });
 
   it('GREENFIX_SETUP_ALLOW refuses every other domain before resolving it', async () => {

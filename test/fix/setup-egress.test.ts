@@ -131,6 +131,8 @@ describe('setup egress, end to end (real bwrap, real proxy, runSetup)', () => {
         { target: `127.0.0.1:${port}`, reason: 'loopback', count: 2 },
         { target: `[::ffff:7f00:1]:${port}`, reason: 'loopback', count: 2 },
       ],
+      connectedCount: 0,
+      connections: [],
     });
     const summary = setupSummary(command, setup);
     expect(summary).toContain(`exit 3`);
@@ -177,7 +179,12 @@ describe('setup egress, end to end (real bwrap, real proxy, runSetup)', () => {
     expect(readFileSync(join(ws.root, 'node_modules/tiny-dep/index.js'), 'utf8')).toBe("module.exports = 'tiny';\n");
     expect(existsSync(join(ws.root, 'package-lock.json'))).toBe(true);
     expect(registry.hosts.slice(before)).toEqual(expect.arrayContaining([`registry.test:${registry.port}`]));
-    expect(setup.egress).toEqual({ refusedCount: 0, refused: [] });
+    // Every connection it made is listed, with its bytes: in the setup line and the model's note.
+    expect(setup.egress).toMatchObject({ refusedCount: 0, refused: [], connections: [{ target: `registry.test:${registry.port}`, address: '127.0.0.1' }] });
+    expect(setup.egress!.connections![0]!.bytesIn).toBeGreaterThan(0);
+    const listed = new RegExp(`\\d+ connections? made by the egress proxy: registry\\.test:${registry.port} \\[127\\.0\\.0\\.1\\]( ×\\d+)? \\([\\d.]+ [kM]?B in, [\\d.]+ [kM]?B out\\)`);
+    expect(setupSummary(command, setup)).toMatch(listed);
+    expect(setupNote(command, setup)).toMatch(listed);
   });
 
   it('network.allow refuses a registry that is not on it, and says so', async () => {

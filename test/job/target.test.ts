@@ -61,14 +61,15 @@ describe('planTarget', () => {
     expect(plan.target.title).not.toMatch(/[\n\t]|\s{2}/);
   });
 
-  it("a retry on greenfix's own PR: a new commit on its branch, against its base, still fixing its issue", () => {
+  it("a retry on greenfix's own PR: a new commit on its branch, against its base, still fixing its issue; commands detected on the default branch", () => {
     const pr = pull({ headRef: 'greenfix/issue-12', title: 'Fix #12: Sum is wrong', baseRef: 'release' });
     expect(planTarget(request({ kind: 'retry', number: 40, target: 'pull_request' }), config(), pr)).toEqual({
       type: 'target',
       target: {
         branch: 'greenfix/issue-12',
         baseRef: 'refs/pull/40/head',
-        fetchRefs: ['refs/pull/40/head'],
+        fetchRefs: ['refs/pull/40/head', 'refs/heads/main'],
+        commandsFrom: 'refs/heads/main',
         prBase: 'release',
         protectedBranches: ['main', 'release'],
         fixesIssue: 12,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { publicOnly } from '../../src/sandbox/address-policy.js';
+import { canonicalAddress, publicOnly } from '../../src/sandbox/address-policy.js';
 
 describe('publicOnly (the setup egress address policy)', () => {
   const refused: Array<[string, string]> = [
@@ -86,5 +86,18 @@ describe('publicOnly (the setup egress address policy)', () => {
 
   it.each(allowed)('allows the public address %s', (address) => {
     expect(publicOnly(address)).toBeNull();
+  });
+});
+
+describe('canonicalAddress', () => {
+  it('spells an address one way: IPv4-mapped and -compatible as IPv4, IPv6 as eight words without a zone', () => {
+    expect(canonicalAddress('192.0.2.2')).toBe('192.0.2.2');
+    expect(canonicalAddress('::ffff:192.0.2.2')).toBe('192.0.2.2');
+    expect(canonicalAddress('::ffff:c000:202')).toBe('192.0.2.2');
+    expect(canonicalAddress('::192.0.2.2')).toBe('192.0.2.2');
+    expect(canonicalAddress('FD00::2')).toBe('fd00:0:0:0:0:0:0:2');
+    expect(canonicalAddress('fe80::1%eth0')).toBe('fe80:0:0:0:0:0:0:1');
+    expect(canonicalAddress('::1')).toBe('0:0:0:0:0:0:0:1');
+    expect(canonicalAddress('example.test')).toBeNull();
   });
 });

@@ -70,7 +70,7 @@ describe('bwrap sandbox', () => {
       expect(r.stderr).toMatch(/Connection refused/);
       expect(connections).toBe(before);
       expect((await run('test -e /etc/resolv.conf', { network: true })).exitCode).not.toBe(0);
-      expect(r.egress).toEqual({ refusedCount: 0, refused: [] });
+      expect(r.egress).toEqual({ refusedCount: 0, refused: [], connectedCount: 0, connections: [] });
     });
   });
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { testOnlyTreatAsPublic, type Resolver } from '../../src/sandbox/egress-decision.js';
 import { startEgressProxy, type EgressProxy, type EgressProxyOptions } from '../../src/sandbox/egress-proxy.js';
 
@@ -97,6 +98,50 @@ describe('the egress proxy', () => {
           { target: `127.0.0.1:${target.port}`, reason: 'loopback', count: 1 },
           { target: `[::ffff:7f00:1]:${target.port}`, reason: 'loopback', count: 2 },
         ],
+        connectedCount: 0,
+        connections: [],
+      });
+    });
+
+    describe("the host's own addresses", () => {
+      // This machine's first non-loopback IPv4 address; without one, a documentation address the
+      // proxy is told is the host's (injected), so the test means the same everywhere.
+      const own = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4')?.address ?? null;
+      const servers: Server[] = [];
+      afterEach(async () => {
+        for (const s of servers.splice(0)) await new Promise((resolve) => s.close(resolve));
+      });
+
+      it('refuses CONNECT and plain HTTP to a listener on 0.0.0.0 through the host address, even where its range counts as public', async () => {
+        const hits: string[] = [];
+        const listener = createServer((socket) => {
+          hits.push('connected');
+          socket.end('HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecret');
+        });
+        servers.push(listener);
+        await new Promise<void>((resolve) => listener.listen(0, '0.0.0.0', resolve));
+        const listenPort = (listener.address() as AddressInfo).port;
+        const address = own ?? '192.0.2.7';
+        const policy = testOnlyTreatAsPublic([`${address}:${listenPort}`]);
+        const { proxy, port } = await start({ policy, resolve: mapResolver({ 'me.test': [address] }), ...(own ? {} : { hostAddresses: () => [address] }) });
+        const a = await exchange(port, `CONNECT ${address}:${listenPort} HTTP/1.1\r\n\r\n`);
+        const b = await exchange(port, `GET http://${address}:${listenPort}/.env HTTP/1.1\r\nHost: x\r\n\r\n`);
+        const c = await exchange(port, `GET http://me.test:${listenPort}/.env HTTP/1.1\r\nHost: me.test\r\n\r\n`);
+        const d = await exchange(port, `CONNECT [::ffff:${address}]:${listenPort} HTTP/1.1\r\n\r\n`);
+        for (const answer of [a, b, c, d]) expect(answer).toMatch(/^HTTP\/1\.1 403 /);
+        expect(a).toContain(`refused ${address}:${listenPort}: host's own address`);
+        expect(c).toContain(`refused me.test:${listenPort}: host's own address (${address})`);
+        expect(hits).toEqual([]);
+        expect(proxy.report()).toMatchObject({ refusedCount: 4, connectedCount: 0 });
+      });
+
+      it('reads the addresses again at every check: one that appears later is refused from then on', async () => {
+        const addresses: string[] = [];
+        const policy = testOnlyTreatAsPublic([`127.0.0.1:${target.port}`]);
+        const { port } = await start({ policy, hostAddresses: () => addresses });
+        expect(await exchange(port, `CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\n\r\n`, (t) => t.includes('\r\n\r\n'))).toMatch(/^HTTP\/1\.1 200 /);
+        addresses.push('::ffff:127.0.0.1');
+        expect(await exchange(port, `CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\n\r\n`)).toContain("host's own address");
       });
     });
 
@@ -151,14 +196,14 @@ describe('the egress proxy', () => {
       expect(await exchange(port, `GET http://b.other.test:${web.port}/ HTTP/1.1\r\n\r\n`)).toContain('not in the allow-list');
     });
 
-    it('answers malformed requests with 400, and oversized headers without buffering them', async () => {
+    it('answers malformed requests with 400, and oversized headers with 431 without buffering them', async () => {
       const { proxy, port } = await start();
       expect(await exchange(port, 'GET /relative HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
       expect(await exchange(port, 'GET https://example.com/ HTTP/1.1\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
       expect(await exchange(port, 'CONNECT nohost HTTP/1.1\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
       expect(await exchange(port, `GET http://a@127.0.0.1/ HTTP/1.1\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
       const huge = `GET http://example.test/ HTTP/1.1\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`;
-      expect(await exchange(port, huge)).toMatch(/^HTTP\/1\.1 4\d\d /);
+      expect(await exchange(port, huge)).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
       expect(proxy.report().refusedCount).toBe(0);
     });
 
@@ -195,6 +240,21 @@ describe('the egress proxy', () => {
       expect(calls).toEqual(['registry.test']);
       expect(target.connections()).toBe(1);
       expect(proxy.report().refusedCount).toBe(0);
+    });
+
+    it('lists every connection it made, by host and port, with the bytes each way', async () => {
+      const policy = testOnlyTreatAsPublic([`127.0.0.1:${target.port}`, `127.0.0.1:${web.port}`]);
+      const { proxy, port } = await start({ policy, resolve: mapResolver({ 'registry.test': ['127.0.0.1'] }) });
+      await exchange(port, `CONNECT registry.test:${target.port} HTTP/1.1\r\n\r\n`, (t) => t.includes('HELLO'), 'hello');
+      await exchange(port, `GET http://127.0.0.1:${web.port}/x HTTP/1.1\r\nConnection: close\r\n\r\n`);
+      await exchange(port, 'CONNECT 10.1.2.3:443 HTTP/1.1\r\n\r\n');
+      const report = proxy.report();
+      expect(report).toMatchObject({ refusedCount: 1, connectedCount: 2 });
+      expect(report.connections).toEqual([
+        { target: `registry.test:${target.port}`, address: '127.0.0.1', count: 1, bytesOut: 5, bytesIn: 5 },
+        { target: `127.0.0.1:${web.port}`, count: 1, bytesOut: expect.any(Number), bytesIn: expect.any(Number) },
+      ]);
+      expect(report.connections![1]!.bytesIn).toBeGreaterThan(100);
     });
 
     it('forwards a plain HTTP request and its body, without proxy credentials, and the response back', async () => {

@@ -33,7 +33,7 @@ describe('an egress session (one proxy per setup run)', () => {
       client.on('error', reject);
     });
     expect(answer).toMatch(/^HTTP\/1\.1 403 /);
-    expect(session.report()).toEqual({ refusedCount: 1, refused: [{ target: '169.254.169.254:80', reason: 'link-local', count: 1 }] });
+    expect(session.report()).toEqual({ refusedCount: 1, refused: [{ target: '169.254.169.254:80', reason: 'link-local', count: 1 }], connectedCount: 0, connections: [] });
 
     } finally {
       await session.close();

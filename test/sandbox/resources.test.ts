@@ -190,6 +190,25 @@ describe('disk watchdog', () => {
     expect(j.signal.reason).toMatchObject({ reason: 'disk', limitMb: 5 });
   });
 
+  it('counts what the package cache (a writable bind) grows by while setup runs, not what it held before', async () => {
+    const sandbox = await createSandbox({ env: { PATH: process.env.PATH, GREENFIX_SANDBOX_DISK_MB: '5' }, log: quiet, limits: { diskPollMs: 50 } });
+    const { job: j, workspace } = await job(sandbox);
+    const cache = temp.make('gf-pkg-cache-');
+    // A warm cache larger than the cap: only growth counts.
+    writeFileSync(join(cache, 'warm'), Buffer.alloc(8 * 1024 * 1024, 1));
+    if (j.owner) {
+      chownSync(cache, j.owner.uid, j.owner.gid);
+      chownSync(join(cache, 'warm'), j.owner.uid, j.owner.gid);
+    }
+    const writableBinds = [{ source: cache, target: '/var/cache/greenfix-packages' }];
+    const small = await j.run({ command: 'head -c 1000000 /dev/urandom > /var/cache/greenfix-packages/small && echo ok', workspace, timeoutMs: 30_000, writableBinds, network: false });
+    expect(small).toMatchObject({ exitCode: 0, stdout: 'ok\n' });
+    expect(j.signal.aborted).toBe(false);
+    const r = await j.run({ command: 'head -c 20000000 /dev/urandom > /var/cache/greenfix-packages/big && sleep 30', workspace, timeoutMs: 30_000, writableBinds });
+    expect(r.limit).toEqual({ kind: 'disk', limitMb: 5 });
+    expect(j.signal.reason).toMatchObject({ reason: 'disk', message: 'disk limit reached: the worktree and the package cache grew past 5 MB' });
+  });
+
   it('counts real blocks, not a sparse file\'s size, and never follows a symlink out of the tree', async () => {
     const sandbox = await createSandbox({ env: { PATH: process.env.PATH, GREENFIX_SANDBOX_DISK_MB: '5' }, log: quiet, limits: { diskPollMs: 50 } });
     const { job: j, workspace } = await job(sandbox);

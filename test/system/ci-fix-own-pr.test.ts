@@ -1,8 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { git } from '../support/git.js';
-import type { Harness } from './harness.js';
-import { addCheckRun, FIX_SCRIPT, openPullRequest, remoteSha, shownToModel, startRecorded, statusComments, workflowRunFailed } from './pull-fixtures.js';
+import { BUGGY_REPO } from '../cli/helpers.js';
+import { startHarness, type Harness } from './harness.js';
+import { addCheckRun, FIX_SCRIPT, openPullRequest, recordingModel, remoteSha, shownToModel, startRecorded, statusComments, wireRemote, workflowRunFailed } from './pull-fixtures.js';
 
 /** An Actions job log: setup noise, then the failing step. */
 const JOB_LOG = [
@@ -43,6 +44,27 @@ describe('red CI on a greenfix pull request', () => {
     expect(shown).toContain(`CI failed on ${pr.headSha.slice(0, 12)}`);
     expect(h.state.requests).toContainEqual(expect.stringMatching(/^GET \/repos\/octo-org\/widgets\/actions\/jobs\/\d+\/logs$/));
     expect(statusComments(h, 12)).toHaveLength(1);
+  });
+
+  it('with `verify:` unset, the test command comes from the default branch, not from the package.json the model wrote', async () => {
+    // main: a Makefile whose `test` runs the real tests. The greenfix PR's tree (the model's) adds a
+    // package.json whose test script always passes: detected there, it would verify anything.
+    const { model, requests } = recordingModel(FIX_SCRIPT);
+    h = await startHarness({ files: { ...BUGGY_REPO, Makefile: 'test:\n\tbash test.sh\n' }, script: [], model, state: {} });
+    wireRemote(h);
+    const rigged = JSON.stringify({ name: 'widgets', version: '1.0.0', scripts: { test: 'echo all good' } });
+    const pr = openPullRequest(h, { number: 12, head: 'greenfix/issue-7', author: 'greenfix[bot]', files: { 'package.json': rigged } });
+    addCheckRun(h, { headSha: pr.headSha, name: 'test', conclusion: 'failure', log: JOB_LOG });
+
+    await h.send('workflow_run', workflowRunFailed(h, pr));
+    await h.settle();
+
+    const head = remoteSha(h, 'refs/heads/greenfix/issue-7');
+    expect(head).not.toBe(pr.headSha);
+    const message = git(h.remote, 'log', '-1', '--format=%B', head!);
+    expect(message).toContain('Verified-by: make test');
+    expect(message).not.toContain('npm test');
+    expect(shownToModel(requests)).toContain('run_tests runs: make test');
   });
 
   it('makes one job for the same failure reported twice', async () => {

@@ -11,10 +11,10 @@ const SCRIPT = [FIX, turn(['run_tests', {}]), turn(['finish', { summary: 'add() 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
-/** `issues.labeled` on issue `number`. */
-function labeledIssue(h: Harness, number: number): Record<string, unknown> {
+/** `issues.labeled` on issue `number`; `updatedAt` tells a later labelling from a replay of this one. */
+function labeledIssue(h: Harness, number: number, updatedAt?: string): Record<string, unknown> {
   const payload = labeled(h);
-  return { ...payload, issue: { ...(payload.issue as object), number, title: `add() is wrong (${number})` } };
+  return { ...payload, issue: { ...(payload.issue as object), number, title: `add() is wrong (${number})`, ...(updatedAt ? { updated_at: updatedAt } : {}) } };
 }
 
 describe('PR rate limits (limits in .github/greenfix.yml)', () => {
@@ -101,7 +101,7 @@ describe('PR rate limits (limits in .github/greenfix.yml)', () => {
     await h.settle();
     expect(statusComments(h, 9)[0]).toContain('Queued — waiting:');
     // Labelled again while it waits: the new job waits too, in a comment of its own; the old one is closed.
-    await h.send('issues', labeledIssue(h, 9));
+    await h.send('issues', labeledIssue(h, 9, '2026-12-01T14:05:00Z'));
     await h.settle();
     // Edited after the webhook's answer, like the 👀 reaction.
     await waitFor(() => statusComments(h, 9).length === 2 && !statusComments(h, 9)[0]!.includes('waiting:'), 'the replaced job’s comment to be closed');

@@ -88,7 +88,8 @@ describe('deliveries that come again', () => {
 
     // 5. The label again (new delivery), back to the first fix → the branch moves back to that tree.
     script.use(PLUS);
-    await h.send('issues', labeled(h), 'delivery-label-again');
+    // Labelled again: GitHub dates the issue's change anew (the same time would be a replay).
+    await h.send('issues', labeled(h, { issue: { ...(labeled(h)['issue'] as object), updated_at: '2026-12-02T09:00:00Z' } }), 'delivery-label-again');
     await h.settle();
     expect(await h.queue.listBySubject('1296269#7')).toHaveLength(3);
     expect(h.state.pulls).toHaveLength(1);

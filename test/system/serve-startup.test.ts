@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { BUGGY_REPO } from '../cli/helpers.js';
@@ -49,6 +49,19 @@ describe('greenfix serve as a real process', () => {
     expect(await within(first.exited, GRACE_MS, 'graceful shutdown')).toEqual({ code: 0, signal: null });
     expect(existsSync(lock)).toBe(false);
     expect(leftovers(fixture.dir)).toEqual([]);
+  }, 60_000);
+
+  it('refuses a workdir inside a directory bound read-only into the sandbox, naming both', async () => {
+    fixture = await startServeFixture({ files: BUGGY_REPO, script: SCRIPT, config: 'verify: bash test.sh\n' });
+    const tools = join(fixture.dir, 'tools');
+    mkdirSync(join(tools, 'greenfix'), { recursive: true });
+    chmodSync(fixture.dir, 0o755);
+    chmodSync(tools, 0o755);
+    const workdir = join(tools, 'greenfix', 'work');
+    const p = spawned(fixture.spawn({ GREENFIX_SANDBOX_RO_PATHS: tools, GREENFIX_WORKDIR: workdir }));
+    expect(await within(p.exited, 20_000, 'refusal')).toEqual({ code: 2, signal: null });
+    expect(p.stderr()).toContain(`GREENFIX_WORKDIR ${workdir} is inside ${tools}, which is bound read-only into the sandbox`);
+    expect(p.stdout()).not.toContain('greenfix is running');
   }, 60_000);
 
   it('with a bad environment, exits 2 listing every problem at once', async () => {

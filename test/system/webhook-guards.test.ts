@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { BUGGY_REPO } from '../cli/helpers.js';
 import { startHarness, turn, type Harness } from './harness.js';
-import { labeled } from './issue-payloads.js';
+import { commented, labeled } from './issue-payloads.js';
 
 const GIVE_UP = [turn(['finish', { summary: 'nothing to do', gave_up: true }])];
 
@@ -20,6 +20,20 @@ describe('what the webhook accepts', () => {
     expect(await h.queue.listBySubject('1296269#7')).toHaveLength(1);
     expect(h.state.reactions.filter((r) => r.content === 'eyes')).toHaveLength(1);
     expect(h.state.comments.filter((c) => c.body.includes('greenfix:status'))).toHaveLength(1);
+  });
+
+  it.each([
+    ['a signed `/agent retry` comment', 'issue_comment', (x: Harness) => commented(x, '/agent retry')],
+    ['a label event', 'issues', (x: Harness) => labeled(x)],
+  ])('answers %s replayed under new delivery ids once: one job, one status comment, one 👀', async (_name, event, payload) => {
+    h = await startHarness({ files: BUGGY_REPO, script: GIVE_UP, state: { config: 'verify: bash test.sh\n' } });
+    const answers = [];
+    for (const id of ['replay-1', 'replay-2', 'replay-3']) answers.push((await h.send(event, payload(h), id)).status);
+    expect(answers).toEqual([200, 200, 200]);
+    await h.settle();
+    expect(await h.queue.listBySubject('1296269#7')).toHaveLength(1);
+    expect(h.state.comments.filter((c) => c.body.includes('greenfix:status'))).toHaveLength(1);
+    expect(h.state.reactions.filter((r) => r.content === 'eyes')).toHaveLength(1);
   });
 
   it('answers a sender without write permission once, and starts nothing', async () => {

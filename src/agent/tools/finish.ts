@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { addedLines } from '../../workspace/added-lines.js';
+import { describeSecrets, scanAddedLines } from '../../verify/secret-scan.js';
 import type { Tool } from './types.js';
 
 const schema = z.object({
@@ -20,6 +22,10 @@ export const finishTool: Tool<typeof schema> = {
     }
     if (ctx.verified.tree !== current) {
       return { ok: false, output: 'refused: files changed since the last green run_tests. Run run_tests again, then finish.' };
+    }
+    const secrets = scanAddedLines(await addedLines(ctx.workspace.gitDir, ctx.workspace.baseCommit, current));
+    if (secrets.length > 0) {
+      return { ok: false, output: `refused: the change adds what looks like a credential, and nothing with a secret in it is published:\n${describeSecrets(secrets)}\nRemove it (read it from the environment or leave a placeholder), run run_tests, then finish.` };
     }
     return { ok: true, output: `finished: tree ${current} verified`, finish: { summary: args.summary, gaveUp: false } };
   },
