@@ -1,4 +1,4 @@
-import type { EgressReport } from './egress-proxy.js';
+import type { EgressReport } from './egress-ledger.js';
 
 /**
  * One line naming what the egress proxy refused, for the status comment and the CLI:

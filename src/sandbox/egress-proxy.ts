@@ -12,7 +12,6 @@ import { decide, parseTarget, publicEndpoints, systemResolver, type EndpointPoli
 import { EgressLedger, type EgressReport } from './egress-ledger.js';
 import { refuseHostAddresses, systemHostAddresses, type HostAddresses } from './host-addresses.js';
 
-export type { EgressConnection, EgressRefusal, EgressReport } from './egress-ledger.js';
 
 export interface EgressProxyOptions {
   /** A Unix socket path (the sandbox's way in), or a TCP port on 127.0.0.1 (tests). */
@@ -35,7 +34,6 @@ export interface EgressProxy {
   close(): Promise<void>;
 }
 
-export { MAX_NAMED } from './egress-ledger.js';
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade'];
 
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {

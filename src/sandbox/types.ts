@@ -1,4 +1,4 @@
-import type { EgressReport } from './egress-proxy.js';
+import type { EgressReport } from './egress-ledger.js';
 
 /** One command, isolated. The only way untrusted code or model-chosen commands are run. */
 import type { FileOwner } from './ownership.js';
