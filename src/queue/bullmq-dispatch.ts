@@ -74,9 +74,17 @@ export function openDispatch(options: DispatchOptions): Dispatch {
     // BullMQ's delayed set keeps the host's real time: a time on greenfix's clock (an injected one
     // too) becomes the same distance from now, so BullMQ never hands a job out long before it is due.
     delay: async (id, token, at) => (await load(id)).moveToDelayed(Date.now() + Math.max(0, at - clock()), token),
-    handBack: async (id, token) => void (await load(id)).moveToWait(token),
-    complete: async (id, token, result) => void (await load(id)).moveToCompleted(result ?? null, token, false),
-    fail: async (id, token, reason) => void (await load(id)).moveToFailed(new Error(reason), token, false),
+    // Each awaits BullMQ's script: `void (await load(id)).moveTo…()` would drop the promise, so the
+    // caller went on before BullMQ had moved the job, and a failure became an unhandled rejection.
+    async handBack(id, token) {
+      await (await load(id)).moveToWait(token);
+    },
+    async complete(id, token, result) {
+      await (await load(id)).moveToCompleted(result ?? null, token, false);
+    },
+    async fail(id, token, reason) {
+      await (await load(id)).moveToFailed(new Error(reason), token, false);
+    },
     async promote(id) {
       const job = await Job.fromId(queue, id);
       if (!job || !(await job.isDelayed())) return;

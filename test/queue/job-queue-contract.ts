@@ -188,13 +188,7 @@ export function describeJobQueueContract(name: string, setup: () => Promise<Cont
       expect((await q.get(job.id))?.state).toBe('succeeded');
     });
 
-    // KNOWN BUG on BullMQ, open (session 7): on a loaded machine (jest with three workers, or this
-    // file beside three busy loops: 1 run in 3) BullMQ's moveToFinished finds no lock for job b when
-    // it completes — b was handed out and parked ('busy') by the claim before, then claimed again —
-    // and once it happens, retries in the same run fail the same way. It never failed alone or on
-    // SQLite. Skipped on BullMQ until the cause is found (closing note of session 7), not hidden.
-    const deferredFreesRepo = name === 'BullMQ' ? it.skip : it;
-    deferredFreesRepo('a deferred job frees its repository for the next job, and records its spend once', async () => {
+    it('a deferred job frees its repository for the next job, and records its spend once', async () => {
       const a = await q.enqueue(jobRequest(1, 1), { deliveryId: 'a' });
       const b = await q.enqueue(jobRequest(1, 2), { deliveryId: 'b' });
       const first = (await q.claim(LEASE))!;
