@@ -37,12 +37,12 @@ export async function patchedTree(repo: string, base: string, patch: string): Pr
 
 /**
  * The commit an instance's fix starts from: `base` with the test change applied, kept under
- * `refs/greenfix-eval/<id>` so git keeps it. The gold change is never part of it.
+ * `refs/greenfix-eval-base/<id>` so git keeps it. The gold change is never part of it.
  */
 export async function commitWithTests(repo: string, base: string, testPatch: string, id: string): Promise<string> {
   const tree = await patchedTree(repo, base, testPatch);
   const commit = await commitVerifiedTree({ repo, tree, parent: base, message: `eval ${id}: the instance's test change\n`, date: EVAL_DATE });
-  await git(['update-ref', `refs/greenfix-eval/${id}`, commit], { cwd: repo });
+  await git(['update-ref', `refs/greenfix-eval-base/${id}`, commit], { cwd: repo });
   return commit;
 }
 

@@ -89,7 +89,7 @@ async function mineCommit(input: MineInput, name: string, commit: string, messag
     return await judge(input, { id, name, parent, commit, withTests, testPatch, code, message });
   } finally {
     // The runner makes its own when it runs the instance; a dropped commit leaves nothing behind.
-    await git(['update-ref', '-d', `refs/greenfix-eval/${id}`], { cwd: input.repo });
+    await git(['update-ref', '-d', `refs/greenfix-eval-base/${id}`], { cwd: input.repo });
   }
 }
 
