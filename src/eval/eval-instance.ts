@@ -2,19 +2,14 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /** A test list as SWE-bench writes it (a JSON string holding an array) or as a plain array. */
-const TestList = z.union([
-  z.array(z.string()),
-  z.string().transform((text, ctx) => {
-    try {
-      const parsed = z.array(z.string()).safeParse(JSON.parse(text));
-      if (parsed.success) return parsed.data;
-    } catch {
-      // reported below
-    }
-    ctx.addIssue({ code: 'custom', message: 'must be an array of test names (or a JSON string of one)' });
-    return z.NEVER;
-  }),
-]);
+const TestList = z.preprocess((value) => {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}, z.array(z.string(), { error: 'must be an array of test names (or a JSON string of one)' }));
 
 /**
  * One eval instance in the SWE-bench layout: the base commit, the test change (applied before the
@@ -22,7 +17,11 @@ const TestList = z.union([
  * read it), the task, and the tests that must go from failing to passing and stay passing.
  */
 export const EvalInstanceSchema = z.object({
-  instance_id: z.string().regex(/^[A-Za-z0-9._-]{1,120}$/, 'letters, digits, . _ - only (it names a directory)'),
+  // It names a directory and a branch: no leading dot, no "..", no ".lock" ending.
+  instance_id: z
+    .string()
+    .regex(/^[A-Za-z0-9_][A-Za-z0-9._-]{0,119}$/, 'letters, digits, . _ - only, not starting with . or - (it names a directory)')
+    .refine((id) => !id.includes('..') && !id.endsWith('.lock') && !id.endsWith('.'), 'no "..", no ending "." or ".lock" (it names a branch)'),
   repo: z.string().min(1),
   base_commit: z.string().regex(/^[0-9a-f]{40}$/, 'a full commit id'),
   patch: z.string(),
