@@ -24,8 +24,9 @@ import { ExitCode, UsageError } from './exit-codes.js';
 import { EVAL_USAGE, parseEvalOptions, type MineOptions, type RunOptions } from './eval-options.js';
 import { reportError } from './fix-command.js';
 import type { CliIo } from './io.js';
+import { localCaches } from './local-caches.js';
 import { localWorkdir } from './local-run.js';
-import { workdirProblem } from './workdir-check.js';
+import { ownWorkdirProblem, workdirProblem } from './workdir-check.js';
 
 /** `greenfix eval`: mine past fixes, run instances through the fix, compare two runs (docs/eval.md). */
 export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
@@ -52,8 +53,10 @@ export async function evalCommand(argv: string[], io: CliIo): Promise<number> {
 async function mine(options: MineOptions, io: CliIo): Promise<number> {
   if (!existsSync(join(options.repo, '.git')) && !existsSync(join(options.repo, 'HEAD'))) throw new UsageError(`--repo ${options.repo} is not a git repository`);
   const key = createHash('sha256').update(options.repo).digest('hex').slice(0, 8);
-  const scratch = join(localWorkdir(io.env), 'eval-mine', key);
+  const workdir = ownWorkdir(io);
+  const scratch = join(workdir, 'eval-mine', key);
   const sandbox = await evalSandbox(io, scratch, [options.repo]);
+  const caches = await localCaches({ workdir, repo: options.repo }, io, warnOn(io));
   const started = Date.now();
   try {
     const result = await mineFixes({
@@ -64,6 +67,7 @@ async function mine(options: MineOptions, io: CliIo): Promise<number> {
       choice: { verify: options.testCommand, setup: options.setup },
       sandbox,
       scratch,
+      ...caches,
       ...(options.issues ? { issuesDir: options.issues } : {}),
       setupTimeoutMs: SETUP_TIMEOUT_MS,
       testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000,
@@ -86,7 +90,14 @@ async function mine(options: MineOptions, io: CliIo): Promise<number> {
 
 async function run(options: RunOptions, io: CliIo): Promise<number> {
   const instances = readInstances(options.instances);
-  const entries = instances.map((instance) => ({ instance, repo: repoFor(instance, options) }));
+  const repos = new Map(instances.map((instance) => [instance.instance_id, repoFor(instance, options)]));
+  const workdir = ownWorkdir(io);
+  const caches = new Map<string, Awaited<ReturnType<typeof localCaches>>>();
+  for (const repo of new Set(repos.values())) caches.set(repo, await localCaches({ workdir, repo }, io, warnOn(io)));
+  const entries = instances.map((instance) => {
+    const repo = repos.get(instance.instance_id)!;
+    return { instance, repo, ...caches.get(repo) };
+  });
   const model = evalModel(options, io);
   const name = model.kind === 'gold' ? 'gold' : model.model.name;
   if (options.maxCost !== undefined && model.kind === 'model' && !model.price) throw new UsageError(`--max-cost: the price of ${name} is unknown, so no budget can be kept (set GREENFIX_MODEL_PRICES)`);
@@ -122,6 +133,18 @@ async function run(options: RunOptions, io: CliIo): Promise<number> {
   }
 }
 
+/** GREENFIX_WORKDIR (its caches, mining's worktrees), checked to be the user's own as `greenfix fix` checks it. */
+function ownWorkdir(io: CliIo): string {
+  const workdir = localWorkdir(io.env);
+  const foreign = ownWorkdirProblem(workdir, process.getuid?.());
+  if (foreign) throw new UsageError(foreign);
+  return workdir;
+}
+
+function warnOn(io: CliIo): (message: string) => void {
+  return (message) => io.stderr(`greenfix: warning: ${message}`);
+}
+
 /** The control `gold`, or the model `greenfix fix` would use (same settings, same prices). */
 function evalModel(options: RunOptions, io: CliIo): EvalModel {
   if (options.model === 'gold') return { kind: 'gold' };
@@ -149,5 +172,5 @@ async function evalSandbox(io: CliIo, dir: string, repos: readonly string[]): Pr
   const unreachable = io.env.GREENFIX_SANDBOX === 'off' ? null : workdirProblem(dir, sandboxFileOwner(), '--out');
   if (unreachable) throw new UsageError(unreachable);
   const stores = await Promise.all(repos.map((r) => objectStoreOf(r)));
-  return createSandbox({ env: io.env, dataDirs: [dir, ...stores], log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
+  return createSandbox({ env: io.env, dataDirs: [dir, localWorkdir(io.env), ...stores], log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
 }

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { NoTestCommandError, type CommandChoice } from '../fix/fix-input.js';
+import { NoTestCommandError, type CommandChoice, type FixInput } from '../fix/fix-input.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { TestReport, TestStatus } from '../verify/test-report.js';
 import { git } from '../workspace/git.js';
@@ -26,6 +26,8 @@ export interface MineInput {
   issuesDir?: string;
   setupTimeoutMs: number;
   testTimeoutMs: number;
+  /** The setup step's dependency cache (the workdir's, as `greenfix fix` uses it). */
+  caches?: FixInput['caches'];
   /** Hears one line per commit looked at. */
   onProgress?: (line: string) => void;
   signal?: AbortSignal;
@@ -148,6 +150,7 @@ function runTests(input: MineInput, commit: string, label: string) {
     runs: RUNS,
     setupTimeoutMs: input.setupTimeoutMs,
     testTimeoutMs: input.testTimeoutMs,
+    ...(input.caches ? { caches: input.caches } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   });
 }

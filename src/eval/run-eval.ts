@@ -1,12 +1,11 @@
 import { errorText } from '../util/error-text.js';
-import type { EvalInstance } from './eval-instance.js';
 import type { EvalRecord } from './eval-record.js';
 import { EvalState } from './eval-state.js';
 import { runInstance, type InstanceRunInput } from './run-instance.js';
 
-export interface EvalRunInput extends Omit<InstanceRunInput, 'instance' | 'repo' | 'onEvent'> {
-  /** Each instance with the local repository (or mirror) that holds its base commit. */
-  instances: ReadonlyArray<{ instance: EvalInstance; repo: string }>;
+export interface EvalRunInput extends Omit<InstanceRunInput, 'instance' | 'repo' | 'caches' | 'onEvent'> {
+  /** Each instance with the local repository (or mirror) that holds its base commit, and that repository's setup caches. */
+  instances: ReadonlyArray<Pick<InstanceRunInput, 'instance' | 'repo' | 'caches'>>;
   /** Instances run at once. */
   concurrency: number;
   /** The eval's total money budget (USD): no instance starts with less than its share left. */
@@ -47,7 +46,7 @@ export async function runEval(input: EvalRunInput): Promise<EvalRun> {
 
   const worker = async (): Promise<void> => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      const { instance, repo, index } = next;
+      const { instance, repo, caches, index } = next;
       input.signal?.throwIfAborted();
       const free = input.concurrency - running;
       const share = input.maxCostUsd === undefined ? undefined : (input.maxCostUsd - spend.spent - spend.reserved) / Math.max(free, 1);
@@ -61,7 +60,7 @@ export async function runEval(input: EvalRunInput): Promise<EvalRun> {
       const tag = `[${index + 1}/${total}] ${instance.instance_id}`;
       input.onProgress?.(`greenfix: eval ${tag}: started`);
       try {
-        const record = await runOne(input, instance, repo, share, tag);
+        const record = await runOne(input, { instance, repo, ...(caches ? { caches } : {}) }, share, tag);
         state.record(record);
         spend.spent += record.costUsd ?? 0;
         input.onProgress?.(`greenfix: eval ${tag}: ${describe(record)}`);
@@ -76,14 +75,14 @@ export async function runEval(input: EvalRunInput): Promise<EvalRun> {
   return { records, notRun };
 }
 
-async function runOne(input: EvalRunInput, instance: EvalInstance, repo: string, share: number | undefined, tag: string): Promise<EvalRecord> {
+async function runOne(input: EvalRunInput, entry: Pick<InstanceRunInput, 'instance' | 'repo' | 'caches'>, share: number | undefined, tag: string): Promise<EvalRecord> {
+  const { instance } = entry;
   const budgets = share === undefined ? input.budgets : { ...input.budgets, maxCostUsd: Math.min(share, input.budgets.maxCostUsd ?? Infinity) };
   const started = input.now();
   try {
     return await runInstance({
       ...input,
-      instance,
-      repo,
+      ...entry,
       budgets,
       onEvent: (event) => {
         if (event.type === 'phase' && event.state === 'running' && event.phase !== 'agent') input.onProgress?.(`greenfix: eval ${tag}: ${event.phase}: ${event.detail.split('\n')[0]}`);

@@ -6,7 +6,7 @@ import { runTestCommand } from '../agent/test-run.js';
 import { baselineCacheDir } from '../fix/baseline-cache.js';
 import { FIX_TOOL_LIMITS } from '../fix/defaults.js';
 import type { FixEvent } from '../fix/fix-event.js';
-import { fixCommands, type CommandChoice, type FixBudgets } from '../fix/fix-input.js';
+import { fixCommands, type CommandChoice, type FixBudgets, type FixInput } from '../fix/fix-input.js';
 import type { FixWrappers } from '../fix/fix-wrappers.js';
 import { localPublisher } from '../fix/local-publisher.js';
 import { runFix, type FixResult } from '../fix/run-fix.js';
@@ -31,6 +31,8 @@ export interface InstanceRunInput {
   instance: EvalInstance;
   /** The local repository (or mirror) that holds the instance's base commit. */
   repo: string;
+  /** The setup step's caches for this repository (as `greenfix fix` has them); absent: none. */
+  caches?: FixInput['caches'];
   /** The eval's directory: each instance works in `instances/<id>/` there. */
   dir: string;
   model: EvalModel;
@@ -84,6 +86,7 @@ export async function runInstance(input: InstanceRunInput): Promise<EvalRecord> 
       journal: paths.journal,
       wrap: input.wrap,
       instructions: null,
+      ...(input.caches ? { caches: input.caches } : {}),
       now: input.now,
       tests: { mode: input.verifyMode, cacheDir: baselineCacheDir(input.dir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: `${instance.base_commit.slice(0, 12)} with the instance's tests` },
       ...(input.onEvent ? { onEvent: input.onEvent } : {}),

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runTestCommand } from '../agent/test-run.js';
-import { fixCommands, NoTestCommandError, type CommandChoice } from '../fix/fix-input.js';
+import { fixCommands, NoTestCommandError, type CommandChoice, type FixInput } from '../fix/fix-input.js';
 import { runSetup } from '../fix/setup-phase.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { TestReport } from '../verify/test-report.js';
@@ -19,6 +19,8 @@ export interface TestsAtCommitInput {
   runs: number;
   setupTimeoutMs: number;
   testTimeoutMs: number;
+  /** The dependency cache (as a fix uses it): a second side or commit with the same manifests restores instead of installing. */
+  caches?: FixInput['caches'];
   signal?: AbortSignal;
 }
 
@@ -54,7 +56,9 @@ export async function testsAtCommit(input: TestsAtCommitInput): Promise<{ verify
   const signal = input.signal ? { signal: input.signal } : {};
   try {
     if (commands.setup) {
-      const setup = await runSetup({ workspace, sandbox: jobSandbox, timeoutMs: input.setupTimeoutMs, ...signal }, commands.setup);
+      const owner = jobSandbox.owner;
+      const cache = input.caches ? { cache: { cache: input.caches.deps, scope: input.caches.scope, uidScheme: owner ? 'per-job-uid' : 'current-user', owner } } : {};
+      const setup = await runSetup({ workspace, sandbox: jobSandbox, timeoutMs: input.setupTimeoutMs, ...cache, ...signal }, commands.setup);
       if (setup.exitCode !== 0) throw new SetupFailedError(`setup \`${commands.setup}\` ${setup.timedOut ? 'timed out' : `exited ${setup.exitCode}`} on ${input.commit.slice(0, 12)}: ${setup.outputTail.slice(-400)}`);
     }
     const runs: TestsRun[] = [];
