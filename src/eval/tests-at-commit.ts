@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runTestCommand } from '../agent/test-run.js';
 import { fixCommands, NoTestCommandError, type CommandChoice, type FixInput } from '../fix/fix-input.js';
-import { runSetup } from '../fix/setup-phase.js';
+import { prepareManagerCache } from '../fix/manager-cache.js';
+import { runSetup, setupCache } from '../fix/setup-phase.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { TestReport } from '../verify/test-report.js';
 import { addWorktree, removeWorktree } from '../workspace/worktree.js';
@@ -57,8 +58,10 @@ export async function testsAtCommit(input: TestsAtCommitInput): Promise<{ verify
   try {
     if (commands.setup) {
       const owner = jobSandbox.owner;
-      const cache = input.caches ? { cache: { cache: input.caches.deps, scope: input.caches.scope, uidScheme: owner ? 'per-job-uid' : 'current-user', owner } } : {};
-      const setup = await runSetup({ workspace, sandbox: jobSandbox, timeoutMs: input.setupTimeoutMs, ...cache, ...signal }, commands.setup);
+      const cache = input.caches ? { cache: setupCache(input.caches, owner) } : {};
+      // As a fix has them (fix/assemble-fix.ts): the managers' caches only into a real sandbox.
+      const managerCache = input.caches && jobSandbox.kind === 'bwrap' ? await prepareManagerCache(input.caches.managerDir, input.caches.scope, owner) : undefined;
+      const setup = await runSetup({ workspace, sandbox: jobSandbox, timeoutMs: input.setupTimeoutMs, ...cache, ...(managerCache ? { managerCache } : {}), ...signal }, commands.setup);
       if (setup.exitCode !== 0) throw new SetupFailedError(`setup \`${commands.setup}\` ${setup.timedOut ? 'timed out' : `exited ${setup.exitCode}`} on ${input.commit.slice(0, 12)}: ${setup.outputTail.slice(-400)}`);
     }
     const runs: TestsRun[] = [];
