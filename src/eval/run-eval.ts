@@ -1,7 +1,7 @@
 import { errorText } from '../util/error-text.js';
 import type { EvalRecord } from './eval-record.js';
 import { EvalState } from './eval-state.js';
-import { runInstance, type InstanceRunInput } from './run-instance.js';
+import { removeInstanceWorktree, runInstance, type InstanceRunInput } from './run-instance.js';
 
 export interface EvalRunInput extends Omit<InstanceRunInput, 'instance' | 'repo' | 'caches' | 'onEvent'> {
   /** Each instance with the local repository (or mirror) that holds its base commit, and that repository's setup caches. */
@@ -40,6 +40,8 @@ export async function runEval(input: EvalRunInput): Promise<EvalRun> {
   const spend: Spend = { spent: input.instances.reduce((sum, { instance }) => sum + (state.get(instance.instance_id)?.costUsd ?? 0), 0), reserved: 0 };
   const queue = input.instances.map((entry, index) => ({ ...entry, index })).filter(({ instance }) => !state.get(instance.instance_id));
   const done = total - queue.length;
+  // A crash between an instance's record and its clean-up leaves its worktree: gone now.
+  for (const { instance, repo } of input.instances) if (state.get(instance.instance_id)) await removeInstanceWorktree(input.dir, instance.instance_id, repo);
   if (done > 0) input.onProgress?.(`greenfix: eval: ${done} of ${total} instances already done in ${input.dir}: not run again`);
   const notRun: string[] = [];
   let running = 0;
@@ -62,6 +64,7 @@ export async function runEval(input: EvalRunInput): Promise<EvalRun> {
       try {
         const record = await runOne(input, { instance, repo, ...(caches ? { caches } : {}) }, share, tag);
         state.record(record);
+        await removeInstanceWorktree(input.dir, instance.instance_id, repo);
         spend.spent += record.costUsd ?? 0;
         input.onProgress?.(`greenfix: eval ${tag}: ${describe(record)}`);
       } finally {

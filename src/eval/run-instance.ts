@@ -123,10 +123,18 @@ export async function runInstance(input: InstanceRunInput): Promise<EvalRecord> 
     wallMs: input.now() - started,
     diff: await diffOf(repo, start, tree),
   };
-  // The journal and state stay for `greenfix log`; the worktree and its private index go.
-  await removeWorktree(repo, paths.worktree);
-  rmSync(paths.stateDir, { recursive: true, force: true });
   return record;
+}
+
+/**
+ * Once an instance's record is kept: its worktree and private index go, the journal and state stay
+ * for `greenfix log`. Not before: an instance resumed after a crash must find the tree it ended with.
+ */
+export async function removeInstanceWorktree(dir: string, id: string, repo: string): Promise<void> {
+  const home = join(dir, 'instances', id);
+  if (!existsSync(join(home, 'worktree'))) return;
+  await removeWorktree(repo, join(home, 'worktree'));
+  rmSync(join(home, 'index'), { recursive: true, force: true });
 }
 
 /** Why nothing was published: the fix's reason, and the last test verdict the agent got when it was a refusal. */

@@ -60,5 +60,7 @@ describe('greenfix eval run', () => {
     expect(result?.check).toMatchObject({ passed: false, failToPass: ['sub subtracts'] });
     expect(result?.check?.reason).toBe('FAIL_TO_PASS not passing: sub subtracts (did not run)');
     expect(result?.diff).toContain('deleted file mode');
+    // Each recorded instance's worktree is gone; its journal and state stay for `greenfix log`.
+    expect(git(repo, 'worktree', 'list').split('\n')).toHaveLength(1);
   });
 });
