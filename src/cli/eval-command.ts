@@ -122,6 +122,9 @@ async function run(options: RunOptions, io: CliIo): Promise<number> {
       ...(options.maxCost !== undefined ? { maxCostUsd: options.maxCost } : {}),
       onProgress: io.stderr,
       signal: abort.signal,
+    }).catch((error: unknown) => {
+      if (!abort.signal.aborted) throw error;
+      throw new UsageError(`eval interrupted: what finished is kept in ${out}; run the same command again to continue`);
     });
     const paths = writeEvalResults(out, result.records, result.notRun);
     const s = summarise(result.records);
