@@ -10,11 +10,8 @@ import { SandboxConfigError, SandboxLimitError, SandboxUnavailableError } from '
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { SetupAllowSchema } from '../config/domain-pattern.js';
-import { join } from 'node:path';
-import { cacheBytesFromEnv } from '../config/env-config.js';
-import { fixCommands, type FixInput } from '../fix/fix-input.js';
+import { fixCommands } from '../fix/fix-input.js';
 import { runFix } from '../fix/run-fix.js';
-import { createDepCache } from '../workspace/dep-cache.js';
 import { StateFileError } from '../fix/state-file.js';
 import { parentOfBase } from '../workspace/empty-base.js';
 import { removeWorktree } from '../workspace/worktree.js';
@@ -27,7 +24,7 @@ import type { CliIo } from './io.js';
 import { locateRun, nextRun, openLocalState, openRunWorkspace, type LocalRun, type LocalState } from './local-run.js';
 import { localFixInput } from './local-session.js';
 import { baseName } from './base-name.js';
-import { localCacheScope } from './local-cache-scope.js';
+import { localCaches } from './local-caches.js';
 import { workdirProblem } from './workdir-check.js';
 
 /** `greenfix fix`: parse, run, and turn every failure into a clear message and an exit code. */
@@ -80,15 +77,6 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
     rmSync(run.stateDir, { recursive: true, force: true });
   }
   return reportFix(result, run, options.json, io, costOf(result.outcome.tokens, model.name, price));
-}
-
-/** The workdir's dependency cache, scoped to this checkout and branch; GREENFIX_CACHE_MB=0 turns it off. */
-async function localCaches(run: LocalRun, io: CliIo, warn: (message: string) => void): Promise<Pick<FixInput, 'caches'>> {
-  const capBytes = cacheBytesFromEnv(io.env);
-  if (typeof capBytes === 'string') throw new UsageError(capBytes);
-  if (capBytes === 0) return {};
-  const deps = createDepCache({ dir: join(run.workdir, 'dep-cache'), capBytes, warn, now: Date.now });
-  return { caches: { deps, managerDir: join(run.workdir, 'package-cache'), scope: await localCacheScope(run.repo) } };
 }
 
 /** `--resume`: the saved run of this task, which must exist (a damaged one is an error). */

@@ -11,6 +11,7 @@ Usage:
                                                   bare \`greenfix\` on a terminal starts one in .
   greenfix log [JOURNAL | --run DIR] [--format F] what a run did (default: the latest), step by step (greenfix log --help)
   greenfix stats [--since 30d] [--json]           spend, PRs opened and merged, cost per merged PR (greenfix stats --help)
+  greenfix eval mine|run|--compare …              how well greenfix fixes past issues of a repository, at what cost (greenfix eval --help)
   greenfix serve                                  run the GitHub App: webhook server and workers
   greenfix worker                                 run workers only (scale-out)
   greenfix --help                                 this help
@@ -31,6 +32,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (command === 'doctor') return (await import('./doctor-command.js')).doctorCommand(rest, io);
   if (command === 'chat') return chat(rest, io);
   if (command === 'log') return (await import('./log-command.js')).logCommand(rest, io);
+  if (command === 'eval') return (await import('./eval-command.js')).evalCommand(rest, io);
   if (command === 'stats') return (await import('./stats-command.js')).statsCommand(rest, io);
   if (command === 'serve') return (await import('./serve-command.js')).serveCommand(rest, io);
   if (command === 'worker') return (await import('./serve-command.js')).serveCommand(rest, io, 'worker');

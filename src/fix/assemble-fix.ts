@@ -10,7 +10,7 @@ import type { FixInput } from './fix-input.js';
 import { prepareManagerCache } from './manager-cache.js';
 import type { Publisher } from './publisher.js';
 import type { RunStateStore } from './run-state.js';
-import type { SetupDeps } from './setup-phase.js';
+import { setupCache, type SetupDeps } from './setup-phase.js';
 
 /** A fix's parts, assembled once from its input: what run-fix.ts sequences (and chat drives by hand). */
 export interface AssembledFix {
@@ -52,7 +52,7 @@ export function assembleFix(input: Omit<FixInput, 'task'>): AssembledFix {
       egressAllow: input.setupAllow ?? [],
       signal,
       // Restored files go to the job's uid (the sandbox's owner); the uid scheme is part of the key.
-      ...(caches ? { cache: { cache: caches.deps, scope: caches.scope, uidScheme: owner ? 'per-job-uid' : 'current-user', owner } } : {}),
+      ...(caches ? { cache: setupCache(caches, owner) } : {}),
       ...(caches && input.warn ? { warn: input.warn } : {}),
     },
     // The managers' caches are bound only into a real sandbox (unsandboxed, the user's own caches apply).

@@ -23,6 +23,11 @@ export interface SetupCache {
   owner: FileOwner | null;
 }
 
+/** The dependency cache of a fix whose commands run as `owner`: restored files go to it, and how uids are chosen is part of the key. */
+export function setupCache(caches: { deps: DepCache; scope: DepCacheScope }, owner: FileOwner | null): SetupCache {
+  return { cache: caches.deps, scope: caches.scope, uidScheme: owner ? 'per-job-uid' : 'current-user', owner };
+}
+
 export interface SetupDeps {
   workspace: ObservableWorkspace;
   sandbox: SandboxRunner;

@@ -97,7 +97,8 @@ export class StateFile<J> {
   }
 }
 
-function writeAtomically(path: string, text: string): void {
+/** Writes `text` to `path` so a crash leaves the old or the new file, never half of one. */
+export function writeAtomically(path: string, text: string): void {
   const tmp = `${path}.tmp`;
   const fd = openSync(tmp, 'w', 0o600);
   try {

@@ -10,7 +10,7 @@ import { docCommands, docFiles, type DocCommand } from './doc-commands.js';
 
 const ROOT = resolve('.');
 const COMMANDS: DocCommand[] = docFiles(ROOT).flatMap((f) => docCommands(ROOT, f));
-const SUBCOMMANDS = ['fix', 'doctor', 'chat', 'log', 'stats', 'serve', 'worker'];
+const SUBCOMMANDS = ['fix', 'doctor', 'chat', 'log', 'stats', 'eval', 'serve', 'worker'];
 
 /**
  * Who runs each command the README and docs/ show: a test or a CI script (`by`, which must exist and
@@ -29,6 +29,10 @@ const COVERED: Array<{ pattern: RegExp; by: string; needle: string }> = [
   { pattern: /^(npx )?greenfix chat /, by: 'test/cli/chat-tty.test.ts', needle: 'chat' },
   { pattern: /^(npx )?greenfix log( |$)/, by: 'test/cli/fix-scripted.test.ts', needle: "['log', '--quiet']" },
   { pattern: /^GREENFIX_PRICES='/, by: 'test/docs/commands.test.ts', needle: 'parsePrices(' },
+  { pattern: /^greenfix eval mine /, by: 'test/eval/mine.test.ts', needle: "'eval', 'mine'" },
+  { pattern: /^greenfix eval run .*--max-cost /, by: 'test/eval/max-cost.test.ts', needle: "'--max-cost'" },
+  { pattern: /^greenfix eval run /, by: 'test/eval/run.test.ts', needle: "'eval', 'run'" },
+  { pattern: /^greenfix eval --compare /, by: 'test/eval/swe-bench.test.ts', needle: "'eval', '--compare'" },
   { pattern: /^greenfix stats --since 30d$/, by: 'test/docs/commands.test.ts', needle: "'stats', '--since', '30d'" },
   { pattern: /^redis-server --appendonly yes /, by: 'test/support/redis-server.ts', needle: "'--appendonly', 'yes'" },
   { pattern: /^REDIS_URL=\S+ .*greenfix (serve|worker)$/, by: 'test/system/serve-redis.test.ts', needle: 'REDIS_URL' },
