@@ -54,7 +54,8 @@ export function formatTable(r: BenchResults): string {
   rows.push([`  of which journal fsyncs`, `${fixed(s.fsyncMsPerStep, 2)} ms/step`, `${fixed(s.journalRecordsPerStep, 2)} fsynced records/step`, fixed(s.fsyncMsPerStep / s.overheadMsPerStep, 2), '']);
   const sc = r.sandboxCommand;
   rows.push([`sandboxed \`true\`, ${sc.commands} per variant: job sandbox`, `${fixed(sc.fullMsPerCommand, 1)} ms/command`, `${fixed(sc.baselineMsPerCommand, 1)} ms/command before per-job resources`, `${fixed(sc.fullMsPerCommand / sc.baselineMsPerCommand, 2)}x`, `+${fixed(sc.fullMsPerCommand - sc.baselineMsPerCommand, 1)} ms/command`]);
-  rows.push(['  of which seccomp', `${fixed(sc.seccompMsPerCommand - sc.baselineMsPerCommand, 1)} ms/command`, 'the rest: uid lease, cgroup create/join/remove', '', '']);
+  rows.push(['  of which seccomp', `${fixed(sc.seccompMsPerCommand - sc.baselineMsPerCommand, 1)} ms/command`, 'the rest: uid lease, job cgroup join/empty, /etc view', '', '']);
+  rows.push([`per-step overhead of a sandboxed \`true\` (goal ≤ 15 ms)`, `${fixed(sc.fullMsPerCommand, 1)} ms/command`, `${fixed(sc.unsandboxedMsPerCommand, 1)} ms/command unsandboxed`, `${fixed(sc.fullMsPerCommand / sc.unsandboxedMsPerCommand, 2)}x`, `+${fixed(sc.fullMsPerCommand - sc.unsandboxedMsPerCommand, 1)} ms/command`]);
   if (r.prefixCache) rows.push(...prefixCacheRows(r.prefixCache));
   rows.push(['fixed prompt (every request)', `${n(p.totalBytes)} B`, `system ${n(p.systemPromptBytes)} B + tools ${n(p.toolSpecsBytes)} B`, '', '']);
   rows.push(...queueThroughputRows(r.queueThroughput));
