@@ -1,7 +1,10 @@
-import { chmodSync, constants, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, constants, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { IdentityFile } from './sandbox-identity.js';
+
+/** `greenfix-etc-<pid of the greenfix that made it>-<random>`: tells the sweep whose it is. */
+const PREFIX = 'greenfix-etc-';
 
 /** A job's /etc, laid out once: bound read-only as one directory instead of an entry at a time. */
 export interface EtcView {
@@ -29,7 +32,7 @@ export interface EtcViewOptions {
  * an entry is neither a file nor a directory: the caller binds the entries one by one as before.
  */
 export function makeEtcView(options: EtcViewOptions): EtcView | null {
-  const dir = mkdtempSync(join(options.parent ?? tmpdir(), 'greenfix-etc-'));
+  const dir = mkdtempSync(join(options.parent ?? tmpdir(), `${PREFIX}${process.pid}-`));
   try {
     chmodSync(dir, 0o755);
     const dirs: string[] = [];
@@ -52,5 +55,19 @@ export function makeEtcView(options: EtcViewOptions): EtcView | null {
   } catch {
     rmSync(dir, { recursive: true, force: true });
     return null;
+  }
+}
+
+/** Removes the views a greenfix that is gone left behind (a crash: its jobs never ended). */
+export function sweepEtcViews(isAlive: (pid: number) => boolean, parent: string = tmpdir()): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(new RegExp(`^${PREFIX}(\\d+)-`).exec(name)?.[1]);
+    if (Number.isInteger(pid) && !isAlive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
   }
 }

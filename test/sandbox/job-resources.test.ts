@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 import { detectCgroups } from '../../src/sandbox/detect-cgroups.js';
 import { createJobCgroups } from '../../src/sandbox/job-cgroups.js';
-import { makeEtcView } from '../../src/sandbox/etc-view.js';
+import { makeEtcView, sweepEtcViews } from '../../src/sandbox/etc-view.js';
 import { ETC_ALLOW, probeEtc } from '../../src/sandbox/host-layout.js';
 import type { JobSandbox } from '../../src/sandbox/types.js';
 import { isRoot, sandboxWorkspace, waitFor } from './fixtures.js';
@@ -53,6 +53,18 @@ describe("a job's /etc: laid out once, bound read-only as one directory", () => 
     view!.remove();
     expect(existsSync(view!.dir)).toBe(false);
     expect(makeEtcView({ etc: ['/dev/null'], identity: [], parent: temp.make('greenfix-etc-parent-') })).toBeNull();
+  });
+
+  it("sweeps the views of a greenfix that is gone, and no one else's", () => {
+    const parent = temp.make('greenfix-etc-parent-');
+    const mine = makeEtcView({ etc: [], identity: [], parent });
+    const gone = join(parent, 'greenfix-etc-999999999-abc');
+    const other = join(parent, 'greenfix-etc-notes');
+    for (const dir of [gone, other]) mkdirSync(dir);
+    sweepEtcViews((pid) => pid === process.pid, parent);
+    expect(existsSync(gone)).toBe(false);
+    expect(existsSync(mine!.dir)).toBe(true);
+    expect(existsSync(other)).toBe(true);
   });
 
   it('lists the host /etc directories to bind on top of the view', () => {
