@@ -6,6 +6,7 @@ import { defaultAppDirs } from '../src/sandbox/app-dirs.js';
 import { createBwrapSandbox } from '../src/sandbox/bwrap-sandbox.js';
 import { findExecutable } from '../src/sandbox/find-executable.js';
 import { prepareWorkspaceOwnership, sandboxFileOwner } from '../src/sandbox/ownership.js';
+import { createUnsandboxed } from '../src/sandbox/unsandboxed.js';
 import type { Sandbox, SandboxRunner } from '../src/sandbox/types.js';
 
 export interface SandboxCommandBench {
@@ -16,11 +17,13 @@ export interface SandboxCommandBench {
   baselineMsPerCommand: number;
   /** The baseline plus the seccomp program alone. */
   seccompMsPerCommand: number;
+  /** No sandbox at all (GREENFIX_SANDBOX=off, a job's runner): what the per-step overhead is measured against. */
+  unsandboxedMsPerCommand: number;
 }
 
 /**
  * The cost of the per-job isolation per command: `commands` runs of `true` through each variant,
- * interleaved in rounds of ten so load on the machine hits all three alike.
+ * interleaved in rounds of ten so load on the machine hits all four alike.
  */
 export async function benchSandboxCommand(options: { sandbox: Sandbox; env: Record<string, string | undefined>; commands?: number }): Promise<SandboxCommandBench> {
   const { commands = 50 } = options;
@@ -37,13 +40,16 @@ export async function benchSandboxCommand(options: { sandbox: Sandbox; env: Reco
   const jobWs = mkdtempSync(join(dir, 'job-'));
   chmodSync(jobWs, 0o755);
   const job = await options.sandbox.forJob({ workspace: jobWs });
+  const openWs = mkdtempSync(join(dir, 'open-'));
+  const unsandboxed = await createUnsandboxed({ path }).forJob({ workspace: openWs });
   try {
     const variants: Array<[keyof Omit<SandboxCommandBench, 'commands'>, SandboxRunner, string]> = [
       ['baselineMsPerCommand', plain(false), sharedWs],
       ['seccompMsPerCommand', plain(true), sharedWs],
       ['fullMsPerCommand', job, jobWs],
+      ['unsandboxedMsPerCommand', unsandboxed, openWs],
     ];
-    const total = { baselineMsPerCommand: 0, seccompMsPerCommand: 0, fullMsPerCommand: 0 };
+    const total = { baselineMsPerCommand: 0, seccompMsPerCommand: 0, fullMsPerCommand: 0, unsandboxedMsPerCommand: 0 };
     for (const [, runner, ws] of variants) await runner.run({ command: 'true', workspace: ws, timeoutMs: 10_000 }); // warm up
     for (let done = 0; done < commands; done += 10) {
       for (const [name, runner, ws] of variants) {
@@ -61,8 +67,10 @@ export async function benchSandboxCommand(options: { sandbox: Sandbox; env: Reco
       fullMsPerCommand: total.fullMsPerCommand / rounds,
       baselineMsPerCommand: total.baselineMsPerCommand / rounds,
       seccompMsPerCommand: total.seccompMsPerCommand / rounds,
+      unsandboxedMsPerCommand: total.unsandboxedMsPerCommand / rounds,
     };
   } finally {
+    await unsandboxed.release();
     await job.release();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -39,6 +39,12 @@ export interface BwrapPlan {
   seccompFd: number | null;
   /** Files bwrap reads from a descriptor and mounts read-only, in place of the host's (/etc/passwd naming a leased uid). */
   dataFiles?: readonly { path: string; fd: number }[];
+  /**
+   * A job's /etc laid out in one directory (etc-view.ts: the `etc` files and its identity files,
+   * mount points for the `etc` directories), bound read-only as /etc, then the directories on
+   * top, in place of `etc` and `dataFiles`. Not with `egress` (its entries have no mount points).
+   */
+  etcView?: { dir: string; dirs: readonly string[] };
 }
 
 /** Arguments after the bwrap executable, ending with the bash invocation of the command. */
@@ -50,10 +56,15 @@ export function buildBwrapArgs(plan: BwrapPlan): string[] {
     if (entry.kind === 'dir') args.push('--ro-bind', entry.path, entry.path);
     else args.push('--symlink', entry.target, entry.path);
   }
-  const etc = plan.egress ? [...plan.etc, ...plan.networkEtc] : plan.etc;
-  const replaced = new Set((plan.dataFiles ?? []).map((file) => file.path));
-  for (const path of etc) if (!replaced.has(path)) args.push('--ro-bind', path, path);
-  for (const file of plan.dataFiles ?? []) args.push('--ro-bind-data', String(file.fd), file.path);
+  if (plan.etcView && !plan.egress) {
+    args.push('--ro-bind', plan.etcView.dir, '/etc');
+    for (const path of plan.etcView.dirs) args.push('--ro-bind', path, path);
+  } else {
+    const etc = plan.egress ? [...plan.etc, ...plan.networkEtc] : plan.etc;
+    const replaced = new Set((plan.dataFiles ?? []).map((file) => file.path));
+    for (const path of etc) if (!replaced.has(path)) args.push('--ro-bind', path, path);
+    for (const file of plan.dataFiles ?? []) args.push('--ro-bind-data', String(file.fd), file.path);
+  }
   args.push('--proc', '/proc', '--dev', '/dev');
   args.push('--size', String(plan.tmpBytes), '--tmpfs', '/tmp', '--dir', plan.home);
   // Mounts apply in order: whatever lives under /tmp must come after the tmpfs.

@@ -33,6 +33,7 @@
  * reaped by pid 1, and zombies count against RLIMIT_NPROC: in a container, run with an init that
  * reaps (docker --init, tini), never node as pid 1.
  */
+import { randomBytes } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { isAbsolute, normalize } from 'node:path';
 import { runProcess } from '../util/run-process.js';
@@ -43,6 +44,8 @@ import { sandboxEnvironment } from './environment.js';
 import { setupEgress, type EgressOptions, type SetupEgress } from './setup-egress.js';
 import { SandboxRequestError } from './errors.js';
 import { ETC_ALLOW, ETC_NETWORK, probeEtc, probeSystemDirs } from './host-layout.js';
+import { makeEtcView, type EtcView } from './etc-view.js';
+import { createJobCgroups, type JobCgroups } from './job-cgroups.js';
 import { createJobSandbox } from './job-sandbox.js';
 import { isReachableBy, prepareWorkspaceOwnership, type FileOwner } from './ownership.js';
 import { checkReadOnlyBinds } from './read-only-binds.js';
@@ -108,6 +111,14 @@ const HOME = '/tmp/home';
 /** The launcher's descriptor carrying the seccomp program to bwrap. */
 const SECCOMP_FD = 3;
 
+/** What a job's commands share, prepared once when the job starts: who they run as, its /etc, its cgroups. */
+interface JobResources {
+  owner: FileOwner | null;
+  /** Null: the /etc entries are bound one by one (one-off commands, or the copy failed). */
+  etcView: EtcView | null;
+  cgroups: JobCgroups | null;
+}
+
 export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const system = options.system ?? probeSystemDirs();
@@ -116,6 +127,16 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   const filter = options.seccomp ? seccompProgram() : undefined;
   const hostIdentity = readHostIdentity(etc);
   let sequence = 0;
+  // Jobs keep their cgroups: the tag keeps two sandboxes of one process (a fallback, tests) apart.
+  const tag = randomBytes(4).toString('hex');
+  const jobCgroups = () =>
+    options.cgroups
+      ? createJobCgroups({
+          cgroups: options.cgroups,
+          limits: { memoryBytes: limits.memoryMb * 1024 * 1024, pids: limits.processes },
+          name: () => commandCgroupName(process.pid, `${tag}-${(sequence += 1)}`),
+        })
+      : null;
   const openEgress = setupEgress({
     options: options.egress,
     system,
@@ -124,7 +145,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     path: options.path,
   });
 
-  const runAs = async (request: SandboxRequest, owner: FileOwner | null): Promise<SandboxResult> => {
+  const runAs = async (request: SandboxRequest, job: JobResources): Promise<SandboxResult> => {
+    const owner = job.owner;
     const workspace = request.workspace;
     const inside = mountPoint(request);
     const cwd = `${inside}${resolveCwd(workspace, request.cwd).slice(workspace.length)}`;
@@ -146,7 +168,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     // The proxy's socket belongs to the command's uid (0600): only this job connects to it.
     const egress = request.network === true ? await openEgress(request.egressAllow, owner) : null;
     try {
-      const result = await runIn(request, cwd, readOnlyBinds, egress, owner);
+      const result = await runIn(request, cwd, readOnlyBinds, egress, job);
       return egress ? { ...result, egress: egress.session.report() } : result;
     } finally {
       await egress?.session.close();
@@ -158,14 +180,16 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     cwd: string,
     readOnlyBinds: ReturnType<typeof checkReadOnlyBinds>,
     egress: SetupEgress | null,
-    owner: FileOwner | null,
+    job: JobResources,
   ): Promise<SandboxResult> => {
+    const { owner } = job;
     const workspace = request.workspace;
     const env = sandboxEnvironment(egress ? { ...egress.env, ...request.env } : request.env, { home: HOME, path: options.path });
     // Checked as the read-only binds are: host-decided (the setup step's package cache), never from the worktree.
     const writableBinds = checkReadOnlyBinds(request.writableBinds ?? [], mountPoint(request), { appDirs: options.appDirs, dataDirs: options.dataDirs ?? [], runAs: owner });
     // Descriptors from 3 on: the seccomp program, then the files bwrap mounts from data.
-    const identity = owner ? sandboxIdentity(owner, HOME, hostIdentity) : [];
+    const etcView = egress ? null : job.etcView;
+    const identity = owner && !etcView ? sandboxIdentity(owner, HOME, hostIdentity) : [];
     const firstDataFd = SECCOMP_FD + (filter ? 1 : 0);
     const bwrapArgs = buildBwrapArgs({
       system,
@@ -184,12 +208,9 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       command: request.command,
       seccompFd: filter ? SECCOMP_FD : null,
       dataFiles: identity.map((file, i) => ({ path: file.path, fd: firstDataFd + i })),
+      ...(etcView ? { etcView } : {}),
     });
-    sequence += 1;
-    const cgroup = options.cgroups?.create(commandCgroupName(process.pid, sequence), {
-      memoryBytes: limits.memoryMb * 1024 * 1024,
-      pids: limits.processes,
-    });
+    const cgroup = job.cgroups?.lease();
     const extraFds = [...(filter ? [filter] : []), ...identity.map((file) => file.data)];
     try {
       const result = await runProcess({
@@ -206,14 +227,24 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       const oom = cgroup?.oomKilled() ?? false;
       return { ...toSandboxResult(result), ...(oom ? { limit: { kind: 'memory' as const, limitMb: limits.memoryMb } } : {}) };
     } finally {
-      await cgroup?.remove();
+      await cgroup?.release();
+    }
+  };
+
+  /** A one-off command: the identity files by descriptor, a cgroup of its own for its run. */
+  const runOnce = async (request: SandboxRequest): Promise<SandboxResult> => {
+    const cgroups = jobCgroups();
+    try {
+      return await runAs(request, { owner: options.runAs, etcView: null, cgroups });
+    } finally {
+      await cgroups?.removeAll();
     }
   };
 
   return {
     kind: 'bwrap',
     owner: options.runAs,
-    run: (request) => runAs(request, options.runAs),
+    run: runOnce,
     async forJob({ workspace }) {
       const lease = options.uids ? await options.uids.acquire(ownerUid(workspace)) : null;
       const owner = lease?.owner ?? options.runAs;
@@ -224,13 +255,23 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
         lease?.release();
         throw error;
       }
+      const job: JobResources = {
+        owner,
+        etcView: makeEtcView({ etc, identity: owner ? sandboxIdentity(owner, HOME, hostIdentity) : [] }),
+        cgroups: jobCgroups(),
+      };
       return createJobSandbox({
         kind: 'bwrap',
         owner,
-        run: (request) => runAs(request, owner),
+        run: (request) => runAs(request, job),
         workspace,
         disk: { limitMb: limits.diskMb, pollMs: limits.diskPollMs },
-        release: () => lease?.release(),
+        release: async () => {
+          // The cgroups first: nothing of the job may still run when its uid goes back.
+          await job.cgroups?.removeAll();
+          job.etcView?.remove();
+          lease?.release();
+        },
       });
     },
   };

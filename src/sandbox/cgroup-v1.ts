@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { killAndRemove, readKey, readNumber, type CgroupLimits, type Cgroups, type CommandCgroup } from './cgroups.js';
+import { killAllIn, killAndRemove, readKey, readNumber, type CgroupLimits, type Cgroups, type CommandCgroup } from './cgroups.js';
 
 /** The mount points of the v1 `memory` and `pids` hierarchies, from /proc/self/mountinfo. */
 export function v1Mounts(mountinfo: string = readFileSync('/proc/self/mountinfo', 'utf8')): { memory?: string; pids?: string } {
@@ -44,11 +44,9 @@ export function cgroupsV1(bases: { memory: string; pids: string }): Cgroups {
       }
       return {
         procsFiles: [join(memory, 'cgroup.procs'), join(pids, 'cgroup.procs')],
-        oomKilled: () => {
-          const kills = readKey(join(memory, 'memory.oom_control'), 'oom_kill');
-          // Kernels before 4.13 have no oom_kill counter: then hitting the limit at all counts.
-          return kills !== null ? kills > 0 : readNumber(join(memory, 'memory.failcnt')) > 0;
-        },
+        // Kernels before 4.13 have no oom_kill counter: then hitting the limit at all counts.
+        oomKills: () => readKey(join(memory, 'memory.oom_control'), 'oom_kill') ?? readNumber(join(memory, 'memory.failcnt')),
+        empty: () => killAllIn([memory, pids]),
         remove: async () => void (await killAndRemove([memory, pids])),
       };
     },

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { killAndRemove, readKey, readProcs, type CgroupLimits, type Cgroups, type CommandCgroup } from './cgroups.js';
+import { killAllIn, killAndRemove, readKey, readProcs, type CgroupLimits, type Cgroups, type CommandCgroup } from './cgroups.js';
 
 const NEEDED = ['memory', 'pids'];
 /** Where greenfix's own processes move so its cgroup may have children with controllers. */
@@ -34,19 +34,27 @@ export function cgroupsV2(own: string): Cgroups {
       }
       return {
         procsFiles: [join(dir, 'cgroup.procs')],
-        oomKilled: () => (readKey(join(dir, 'memory.events'), 'oom_kill') ?? 0) > 0,
+        oomKills: () => readKey(join(dir, 'memory.events'), 'oom_kill') ?? 0,
+        empty: () => {
+          killSubtree(dir);
+          return killAllIn([dir]);
+        },
         remove: async () => {
-          // cgroup.kill (Linux 5.14+) kills the whole subtree at once; killAndRemove covers older kernels.
-          try {
-            writeFileSync(join(dir, 'cgroup.kill'), '1');
-          } catch {
-            /* older kernel or already gone */
-          }
+          killSubtree(dir);
           await killAndRemove([dir]);
         },
       };
     },
   };
+}
+
+/** cgroup.kill (Linux 5.14+) kills the whole subtree at once; the kill loop covers older kernels. */
+function killSubtree(dir: string): void {
+  try {
+    writeFileSync(join(dir, 'cgroup.kill'), '1');
+  } catch {
+    /* older kernel or already gone */
+  }
 }
 
 function enableControllers(own: string): void {

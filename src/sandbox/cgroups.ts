@@ -11,8 +11,13 @@ export interface CgroupLimits {
 export interface CommandCgroup {
   /** The `cgroup.procs` files the launcher writes its own pid into before it execs the command. */
   readonly procsFiles: readonly string[];
-  /** After the command: whether the kernel's OOM killer killed a process of it (never guessed from a signal). */
-  oomKilled(): boolean;
+  /**
+   * How many processes of it the kernel's OOM killer killed so far (kernels without the counter:
+   * how often it hit its limit). Never guessed from a signal; a command's own is the difference.
+   */
+  oomKills(): number;
+  /** Kills whatever is still in it and waits until it is empty (false: it did not empty in time). */
+  empty(): Promise<boolean>;
   /** Kills whatever is still in it, then removes it. */
   remove(): Promise<void>;
 }
@@ -72,6 +77,15 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * `timeoutMs` and leaves the directory for the next start's sweep.
  */
 export async function killAndRemove(dirs: readonly string[], timeoutMs = 5_000): Promise<boolean> {
+  return killAll(dirs, timeoutMs, () => dirs.every(tryRmdir));
+}
+
+/** SIGKILLs everything listed in the directories' cgroup.procs until they are empty; they stay. */
+export function killAllIn(dirs: readonly string[], timeoutMs = 5_000): Promise<boolean> {
+  return killAll(dirs, timeoutMs, () => true);
+}
+
+async function killAll(dirs: readonly string[], timeoutMs: number, whenEmpty: () => boolean): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
     let left = 0;
@@ -85,7 +99,7 @@ export async function killAndRemove(dirs: readonly string[], timeoutMs = 5_000):
         }
       }
     }
-    if (left === 0 && dirs.every(tryRmdir)) return true;
+    if (left === 0 && whenEmpty()) return true;
     if (Date.now() > deadline) return false;
     await wait(delay);
   }
@@ -121,6 +135,6 @@ export async function sweepStaleCgroups(bases: readonly string[], isAlive: (pid:
 }
 
 /** `<our pid>-<sequence>`: unique on the machine, and tells the sweep whose it is. */
-export function commandCgroupName(pid: number, sequence: number): string {
+export function commandCgroupName(pid: number, sequence: number | string): string {
   return `${pid}-${sequence}`;
 }

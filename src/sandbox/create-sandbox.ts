@@ -7,10 +7,12 @@ import { defaultAppDirs } from './app-dirs.js';
 import { createBwrapSandbox, type SandboxLimits } from './bwrap-sandbox.js';
 import { type EgressOptions } from './setup-egress.js';
 import { detectCgroups, type CgroupDetection } from './detect-cgroups.js';
+import { sweepEtcViews } from './etc-view.js';
 import { parseAllowList } from './domain-allow-list.js';
 import { SandboxConfigError, SandboxUnavailableError } from './errors.js';
 import { findExecutable } from './find-executable.js';
 import { sandboxFileOwner } from './ownership.js';
+import { isProcessAlive } from './process-alive.js';
 import { parseReadOnlyPaths, validateReadOnlyPaths } from './read-only-paths.js';
 import { parseSandboxSettings } from './sandbox-settings.js';
 import { REFUSED_SYSCALLS } from './seccomp-filter.js';
@@ -91,6 +93,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const setupAllow = parseAllowList(env.GREENFIX_SETUP_ALLOW);
   const egress = { allow: setupAllow, ...options.egress };
   let detected = options.cgroups ?? (await detectCgroups());
+  sweepEtcViews(isProcessAlive);
   const build = () =>
     createBwrapSandbox({ tools, runAs, uids, cgroups: detected.cgroups, seccomp: true, appDirs, dataDirs: options.dataDirs ?? [], extraReadOnlyPaths, limits, egress, ...output });
   let sandbox = build();

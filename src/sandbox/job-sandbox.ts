@@ -16,8 +16,8 @@ export interface JobSandboxOptions {
   run: (request: SandboxRequest) => Promise<SandboxResult>;
   workspace: string;
   disk: DiskLimit;
-  /** Gives the uid back. */
-  release: () => void;
+  /** Removes what the job's commands shared, and gives the uid back. */
+  release: () => void | Promise<void>;
 }
 
 /**
@@ -100,7 +100,7 @@ export function createJobSandbox(options: JobSandboxOptions): JobSandbox {
       if (released) return;
       released = true;
       if (timer) clearTimeout(timer);
-      options.release();
+      await options.release();
     },
   };
 }

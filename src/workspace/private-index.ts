@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, renameSync, statSync, utimesSync } from 'node
 import { join } from 'node:path';
 import { git } from './git.js';
 import { parseLsFiles, type EntryMap } from './index-entries.js';
+import { forgetRecentStat } from './recent-entries.js';
 
 /** How git commands reach one worktree without trusting anything inside it (see GitWorkspace). */
 export interface RepoHandle {
@@ -19,9 +20,15 @@ export function repoEnv(repo: RepoHandle, indexFile = repo.indexFile): Record<st
 
 /**
  * Lossless ASCII paths in every listing we parse (git-path.ts); fsmonitor off because no hook
- * command may run in this unsandboxed process, whatever a config says.
+ * command may run in this unsandboxed process, whatever a config says. The stat check at full
+ * strength whatever the repository's config says (ctime and inode compared), and one index file
+ * in a format recent-entries.ts reads.
  */
-const QUOTED = ['-c', 'core.quotePath=on', '-c', 'core.fsmonitor=false'];
+const QUOTED = [
+  '-c', 'core.quotePath=on', '-c', 'core.fsmonitor=false',
+  '-c', 'core.trustctime=true', '-c', 'core.checkStat=default',
+  '-c', 'core.splitIndex=false', '-c', 'feature.manyFiles=false', '-c', 'index.version=2',
+];
 
 export function runIn(repo: RepoHandle, args: string[], input?: string, indexFile?: string): Promise<string> {
   return git([...QUOTED, ...args], {
@@ -48,6 +55,19 @@ export async function seedPrivateIndex(repo: RepoHandle, baseCommit: string): Pr
     await runIn(repo, ['read-tree', baseCommit], undefined, tmp);
   }
   renameSync(tmp, repo.indexFile);
+  // What was checked out in the second the real index was written may have been rewritten since.
+  await forgetRecent(repo, Math.floor(statSync(repo.indexFile).mtimeMs / 1000) - 1, baseCommit.length / 2);
+}
+
+/**
+ * Forgets the stat data of entries whose ctime is `sinceSec` or later (recent-entries.ts), so the
+ * next add re-hashes them; an index in another format (version 4, split) is rewritten as version 2 first.
+ */
+async function forgetRecent(repo: RepoHandle, sinceSec: number, oidBytes: number): Promise<void> {
+  if (!('unsupported' in forgetRecentStat(repo.indexFile, sinceSec, oidBytes))) return;
+  await runIn(repo, ['update-index', '--index-version', '2', '--no-split-index']);
+  const again = forgetRecentStat(repo.indexFile, sinceSec, oidBytes);
+  if ('unsupported' in again) throw new Error(`the private index ${repo.indexFile} cannot be read: ${again.unsupported}`);
 }
 
 /**
@@ -63,14 +83,19 @@ export async function refreshPrivateIndex(
   zeroOid: string,
   checkIgnored: boolean,
 ): Promise<boolean> {
+  // A second early: the kernel stamps ctime from a coarse clock.
+  const sinceSec = Math.floor(Date.now() / 1000) - 1;
   const added = await runIn(repo, ['-c', 'core.untrackedCache=true', 'add', '-A', '--verbose', '--', ':/']);
-  if (!checkIgnored && !/\.gitignore'?$/m.test(added)) return false;
-  const ignored = await runIn(repo, ['ls-files', '--cached', '--ignored', '--exclude-standard']);
-  const drop = ignored.split('\n').filter((p) => p !== '' && !base.has(p));
-  if (drop.length > 0) {
-    await runIn(repo, ['update-index', '--index-info'], drop.map((p) => `0 ${zeroOid}\t${p}\n`).join(''));
+  const checked = checkIgnored || /\.gitignore'?$/m.test(added);
+  if (checked) {
+    const ignored = await runIn(repo, ['ls-files', '--cached', '--ignored', '--exclude-standard']);
+    const drop = ignored.split('\n').filter((p) => p !== '' && !base.has(p));
+    if (drop.length > 0) {
+      await runIn(repo, ['update-index', '--index-info'], drop.map((p) => `0 ${zeroOid}\t${p}\n`).join(''));
+    }
   }
-  return true;
+  await forgetRecent(repo, sinceSec, zeroOid.length / 2);
+  return checked;
 }
 
 export async function listPrivateIndex(repo: RepoHandle): Promise<EntryMap> {

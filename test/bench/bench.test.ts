@@ -156,7 +156,7 @@ describe('formatTable', () => {
       contextTokens: { steps: 60, files: 40, fullTokens: 900, maxFullRequestTokens: 50, budgets: [{ maxTokens: 40, keepLastToolResults: 6, sentTokens: 300, maxRequestTokens: 40, ratio: 1 / 3 }] },
       treeHash: { files: 20_000, gitMs: 10, naiveMs: 100, ratio: 10 },
       stepOverhead: { steps: 200, loopMsPerStep: 2, toolMsPerStep: 1, overheadMsPerStep: 1, ratio: 2, journalRecordsPerStep: 3, fsyncMsPerStep: 0.5 },
-      sandboxCommand: { commands: 50, fullMsPerCommand: 30, baselineMsPerCommand: 20, seccompMsPerCommand: 21 },
+      sandboxCommand: { commands: 50, fullMsPerCommand: 30, baselineMsPerCommand: 20, seccompMsPerCommand: 21, unsandboxedMsPerCommand: 12 },
       promptSize: { systemPromptBytes: 800, toolSpecsBytes: 3_000, totalBytes: 3_800 },
       prefixCache: { steps: 30, files: 40, budgets: [{ maxTokens: 20_000, before: { sentTokens: 1_000, requestBytes: 4_000, stablePrefixBytes: 1_000, share: 0.25 }, after: { sentTokens: 900, requestBytes: 3_600, stablePrefixBytes: 1_800, share: 0.5 } }] },
       queueThroughput: { jobs: 5_000, file: { enqueuePerSec: 1_000, claimCompletePerSec: 500 }, memory: { enqueuePerSec: 4_000, claimCompletePerSec: 1_000 }, redis: { enqueuePerSec: 2_000, claimCompletePerSec: 250 }, burst: { deliveries: 1_000, distinct: 900, created: 900, stored: 900 } },
@@ -172,10 +172,11 @@ describe('formatTable', () => {
       load: { perSecond: 200, seconds: 10, throttling: 'off', sqlite: loadVariant('SQLite', 4, 20), redis: loadVariant('Redis', 5, 30) },
     });
     expect(table).toMatch(/context tokens, 60 steps, budget 40\/keep 6 +300 tok sent +900 tok full history +0\.333 +≤ 0\.333 \(met\)/);
-    expect(table).toMatch(/tree hash, 20,000 files, warm +10\.0 ms +100\.0 ms read\+hash all +0\.100 +≤ 0\.2 \(met\)/);
+    expect(table).toMatch(/tree hash, 20,000 files, warm +10\.0 ms +100\.0 ms read\+hash all +0\.100 +≤ 0\.1 \(met\)/);
     expect(table).toMatch(/step overhead, 200 read_file steps +2\.00 ms\/step +1\.00 ms\/step tools alone +2\.0x/);
     expect(table).toMatch(/of which journal fsyncs +0\.50 ms\/step +3\.00 fsynced records\/step +0\.50/);
     expect(table).toMatch(/sandboxed `true`, 50 per variant: job sandbox +30\.0 ms\/command +20\.0 ms\/command before per-job resources +1\.50x +\+10\.0 ms\/command/);
+    expect(table).toMatch(/per-step overhead of a sandboxed `true` +\+18\.0 ms\/command +12\.0 ms\/command unsandboxed +2\.50x +≤ 15 ms \(NOT met\)/);
     expect(table).toMatch(/of which seccomp +1\.0 ms\/command/);
     expect(table).toMatch(/stable prompt prefix, 30 steps, budget 20,000 +0\.500 of request bytes +0\.250 before \(messages first, 1 stub at a time\) +2\.00 +> before \(met\)/);
     expect(table).toMatch(/tokens sent over the session +900 tok +1,000 tok before +0\.900 +≤ 1 \(met\)/);
