@@ -1,4 +1,5 @@
 import type { FileOwner } from '../sandbox/ownership.js';
+import type { ToolchainPlan } from '../sandbox/toolchains.js';
 import type { SandboxRunner } from '../sandbox/types.js';
 import type { BaselineSummary } from '../verify/test-evidence.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
@@ -19,6 +20,8 @@ export interface DoctorFindings {
   baselineTail: string | null;
   /** Host problems (missing bubblewrap, git, …): each a sentence. */
   hostProblems: string[];
+  /** Locally: what of the user's toolchains the sandbox was shown, what it could not find, and what it refused to show. */
+  toolchains?: Pick<ToolchainPlan, 'visible' | 'notFound' | 'refused'>;
 }
 
 export interface DoctorDeps {

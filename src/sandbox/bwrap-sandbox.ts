@@ -94,6 +94,8 @@ export interface BwrapSandboxOptions {
   limits?: Partial<SandboxLimits>;
   /** PATH inside; a request may still override it through `env`. */
   path?: string;
+  /** Variables every command gets (the user's toolchains' PYENV_ROOT…), checked like a request's. */
+  baseEnv?: Record<string, string>;
   headBytes?: number;
   tailBytes?: number;
   /** Host probes, injectable for tests; default: the real /usr, /bin… and /etc. */
@@ -161,7 +163,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     owner: FileOwner | null,
   ): Promise<SandboxResult> => {
     const workspace = request.workspace;
-    const env = sandboxEnvironment(egress ? { ...egress.env, ...request.env } : request.env, { home: HOME, path: options.path });
+    const env = sandboxEnvironment({ ...options.baseEnv, ...egress?.env, ...request.env }, { home: HOME, path: options.path });
     // Checked as the read-only binds are: host-decided (the setup step's package cache), never from the worktree.
     const writableBinds = checkReadOnlyBinds(request.writableBinds ?? [], mountPoint(request), { appDirs: options.appDirs, dataDirs: options.dataDirs ?? [], runAs: owner });
     // Descriptors from 3 on: the seccomp program, then the files bwrap mounts from data.
