@@ -18,7 +18,7 @@ export function defaultAppDirs(cwd: string = process.cwd(), moduleFile: string =
  */
 export function appDirReason(dir: string, cwd: string = process.cwd()): string {
   return dir === cwd
-    ? `the directory greenfix was started in, where it reads its .env and keeps its default workdir .greenfix: start greenfix from another directory, or name a path outside it`
+    ? `the directory greenfix was started in, where it reads its .env and keeps its default workdir .greenfix — start greenfix from another directory, or name a path outside it`
     : `greenfix's installed package (its code)`;
 }
 

@@ -23,10 +23,10 @@ export function validateReadOnlyPaths(paths: readonly string[], appDirs: readonl
     if (!existsSync(path)) throw fail('does not exist');
     const real = realpathSync(path);
     const app = appDirs.find((dir) => overlaps(real, dir) || overlaps(path, dir));
-    if (app) throw fail(`overlaps greenfix's own directory ${app} (${appDirReason(app)}), which the sandbox must not see`);
+    if (app) throw fail(`overlaps greenfix's own directory ${app}, which the sandbox must not see: ${appDirReason(app)}`);
     const blocked = runAs ? firstUnreachableDir(path, runAs) : null;
     if (runAs && blocked) {
-      const who = jobUids ? `jobs run as uids ${uidRangeText(jobUids)} (GREENFIX_SANDBOX_UIDS), one-off commands as ${runAs.uid}` : `commands run as uid ${runAs.uid}`;
+      const who = jobUids ? `jobs run as uids ${uidRangeText(jobUids)} from GREENFIX_SANDBOX_UIDS, one-off commands as ${runAs.uid}` : `commands run as uid ${runAs.uid}`;
       throw fail(`is not reachable from the sandbox (${who}): ${unreachableText(blocked)}, which lets none of them pass — chmod o+x ${blocked.dir} lets them pass without listing it`);
     }
     return path;
