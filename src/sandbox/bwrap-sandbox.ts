@@ -37,9 +37,9 @@ import { lstatSync } from 'node:fs';
 import { isAbsolute, normalize } from 'node:path';
 import { runProcess } from '../util/run-process.js';
 import { isWithin } from './app-dirs.js';
-import { buildBwrapArgs, buildLaunchArgv, type LaunchTools, type SystemEntry } from './bwrap-args.js';
+import { buildBwrapArgs, buildLaunchArgv, secretArgs, type LaunchTools, type SystemEntry } from './bwrap-args.js';
 import { commandCgroupName, type Cgroups } from './cgroups.js';
-import { sandboxEnvironment } from './environment.js';
+import { checkSecrets, sandboxEnvironment } from './environment.js';
 import { setupEgress, type EgressOptions, type SetupEgress } from './setup-egress.js';
 import { SandboxRequestError } from './errors.js';
 import { ETC_ALLOW, ETC_NETWORK, probeEtc, probeSystemDirs } from './host-layout.js';
@@ -168,7 +168,9 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     const writableBinds = checkReadOnlyBinds(request.writableBinds ?? [], mountPoint(request), { appDirs: options.appDirs, dataDirs: options.dataDirs ?? [], runAs: owner });
     // Descriptors from 3 on: the seccomp program, then the files bwrap mounts from data.
     const identity = owner ? sandboxIdentity(owner, HOME, hostIdentity) : [];
+    const secrets = checkSecrets(request);
     const firstDataFd = SECCOMP_FD + (filter ? 1 : 0);
+    const argsFd = secrets ? firstDataFd + identity.length : null;
     const bwrapArgs = buildBwrapArgs({
       system,
       etc,
@@ -186,13 +188,14 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       command: request.command,
       seccompFd: filter ? SECCOMP_FD : null,
       dataFiles: identity.map((file, i) => ({ path: file.path, fd: firstDataFd + i })),
+      argsFd,
     });
     sequence += 1;
     const cgroup = options.cgroups?.create(commandCgroupName(process.pid, sequence), {
       memoryBytes: limits.memoryMb * 1024 * 1024,
       pids: limits.processes,
     });
-    const extraFds = [...(filter ? [filter] : []), ...identity.map((file) => file.data)];
+    const extraFds = [...(filter ? [filter] : []), ...identity.map((file) => file.data), ...(secrets ? [secretArgs(secrets)] : [])];
     try {
       const result = await runProcess({
         argv: buildLaunchArgv(options.tools, owner, limits, bwrapArgs, { cgroupProcs: cgroup?.procsFiles ?? [], passedFds: extraFds.length }),
