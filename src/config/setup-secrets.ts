@@ -26,7 +26,7 @@ const EntrySchema = z
   .strict()
   .refine((e) => [e.value, e.file, e.env].filter((x) => x !== undefined).length === 1, { message: 'give exactly one of value, file or env' });
 
-const FileSchema = z.object({ secrets: z.record(z.string().regex(SECRET_NAME, 'a secret name is upper-case letters, digits and "_"'), EntrySchema) }).strict();
+const FileSchema = z.object({ secrets: z.record(z.string(), EntrySchema) }).strict();
 
 /** One named secret, its value read, and where it may go (null: anywhere). */
 export interface SetupSecretGrant {
@@ -54,6 +54,8 @@ export function readSetupSecrets(env: Record<string, string | undefined>): Setup
   }
   const parsed = FileSchema.safeParse(raw);
   if (!parsed.success) throw fail(parsed.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; '));
+  const badName = Object.keys(parsed.data.secrets).find((name) => !SECRET_NAME.test(name));
+  if (badName !== undefined) throw fail(`${JSON.stringify(badName.slice(0, 64))}: a secret name is upper-case letters, digits and "_" (like NPM_TOKEN)`);
   return Object.entries(parsed.data.secrets).map(([name, entry]) => ({
     name,
     value: secretValue(name, entry, env, fail),
