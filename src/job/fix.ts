@@ -193,7 +193,7 @@ export function jobFixInput(input: JobFixInput, parts: JobFixParts): FixInput {
     now: env.now,
     tests: { mode: config.verify_mode, cacheDir: baselineCacheDir(env.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: target.baseRef.replace(/^refs\/(heads\/)?/, ''), allowRemovedTests: config.tests.allow_removed },
     setupAllow: config.network.allow,
-    setupSecrets: jobSetupSecrets(env, config, job.request),
+    ...grantedSecrets(jobSetupSecrets(env, config, job.request)),
     onEvent: (event) => reporter.apply(event),
   };
 }
@@ -205,6 +205,9 @@ export function jobFixInput(input: JobFixInput, parts: JobFixParts): FixInput {
 function cacheScope(job: Job, target: JobTarget): DepCacheScope {
   return { repo: String(job.request.repo.id), ref: target.baseRef, defaultRef: `refs/heads/${job.request.repo.defaultBranch}` };
 }
+
+/** Only a setup that asked for secrets carries any. */
+const grantedSecrets = (secrets: Record<string, string>): Pick<FixInput, 'setupSecrets'> => (Object.keys(secrets).length > 0 ? { setupSecrets: secrets } : {});
 
 /** A worktree file the host would not read (see readRegularFile), in the worker's log. */
 const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn({ jobId: input.job.id }, message);
