@@ -12,7 +12,7 @@ import { doctorLines, doctorVerdict } from '../fix/doctor-verdict.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import { git } from '../workspace/git.js';
 import { addWorktree, removeWorktree } from '../workspace/worktree.js';
-import { createLocalSandbox, localToolchains } from './local-sandbox.js';
+import { createLocalSandbox, localToolchains, toolchainEnvironment } from './local-sandbox.js';
 import { baseName } from './base-name.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import type { CliIo } from './io.js';
@@ -86,7 +86,7 @@ async function doctor(options: { repo: string; verify?: string; setup?: string; 
     jobSandbox = shared ? await shared.forJob({ workspace: worktree }) : null;
     const sandbox = jobSandbox;
     const found: DoctorFindings = sandbox
-      ? await runDoctor({ workspace, sandbox, owner: sandbox.owner, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(workdir) }, commands, sources, [])
+      ? await runDoctor({ workspace, sandbox, owner: sandbox.owner, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(workdir, toolchainEnvironment(toolchains)) }, commands, sources, [])
       : { commands, sources, missingInSandbox: [], setup: null, baseline: null, baselineTail: null, hostProblems };
     const { visible, notFound, refused } = toolchains;
     const findings: DoctorFindings = { ...found, toolchains: { visible, notFound, refused } };

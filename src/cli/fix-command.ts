@@ -19,7 +19,7 @@ import { StateFileError } from '../fix/state-file.js';
 import { parentOfBase } from '../workspace/empty-base.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import { existsSync, rmSync } from 'node:fs';
-import { createLocalSandbox, localToolchains } from './local-sandbox.js';
+import { createLocalSandbox, localToolchains, toolchainEnvironment } from './local-sandbox.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
 import { reportFix } from './fix-report.js';
@@ -75,7 +75,11 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const sandbox = await createLocalSandbox(io, run, toolchains);
 
   const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
-  const input = localFixInput({ options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit), ...(await localCaches(run, io, warn)) });
+  const environment = toolchainEnvironment(toolchains);
+  const input = localFixInput({
+    options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit),
+    ...(environment ? { environment } : {}), ...(await localCaches(run, io, warn)),
+  });
   const result = await runFix(input).finally(() => jobSandbox.release());
   if (result.status === 'published') {
     await removeWorktree(run.repo, run.worktree);

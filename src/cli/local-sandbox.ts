@@ -39,3 +39,8 @@ export async function localToolchains(io: CliIo, local: { workdir: string; repo:
 async function localDataDirs(local: { workdir: string; repo: string }): Promise<string[]> {
   return [local.workdir, await objectStoreOf(local.repo)];
 }
+
+/** What the sandbox sees of the user's toolchains, as one string (baseline-cache.ts keys baselines on it); undefined: nothing of theirs. */
+export function toolchainEnvironment(plan: ToolchainPlan): string | undefined {
+  return plan.readOnlyPaths.length > 0 ? JSON.stringify([plan.readOnlyPaths, plan.path, plan.env]) : undefined;
+}

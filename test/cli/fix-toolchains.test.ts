@@ -96,5 +96,10 @@ describe('greenfix fix with the user’s own toolchains', () => {
     expect(r.stderr).toContain("greenfix: toolchains shown read-only: none (the commands' programs are the system's)");
     expect(r.stderr).toContain('greenfix: toolchains not found on your PATH: python');
     expect(r.json).toMatchObject({ ready: false });
+    // With the toolchain, the baseline runs again: the one without it does not stand for it.
+    const script = writeScript(dir, [[['finish', { summary: 'just looking', gave_up: true }]]]);
+    const fixed = await cli(['fix', '--repo', repo, '--task', 'look', '--verify', 'python -m minitest', '--model', `scripted:${script}`, '--json']);
+    expect(fixed.stderr).toMatch(/greenfix: baseline on main @ [0-9a-f]+: the test command exited 1/);
+    expect(fixed.stderr).not.toContain('cached: not run again');
   });
 });
