@@ -125,18 +125,32 @@ export function planToolchains(request: ToolchainRequest): ToolchainPlan {
 
 /** Why `path` may not be shown; null when it may. */
 function refusal(path: string, managed: boolean, request: ToolchainRequest): string | null {
-  const credential = credentialOverlap(path, request.home) ?? credentialOverlap(realOrSelf(path), request.home);
-  if (credential) return `it is or holds a credential location (${credential})`;
-  if (request.home && isWithin(request.home, path)) return 'it holds the home directory';
-  const own = [...request.appDirs, ...request.dataDirs].find((dir) => isWithin(dir, path));
-  if (own) return `it holds greenfix's own directory ${own}`;
-  // A version manager's root under a home that is also the working directory is still only that root.
-  const within = request.appDirs.find((dir) => isWithin(path, dir));
-  if (within && !managed) return `it lies inside greenfix's own directory ${within}`;
+  const real = realOrSelf(path);
+  const why = refusalOf(path, managed, request) ?? (real === path ? null : refusalOf(real, managed, request));
+  if (why) return why;
   if (request.runAs) {
     const blocked = firstUnreachableDir(path, request.runAs);
     if (blocked) return `the sandbox's uids cannot reach it: ${unreachableText(blocked)} (chmod o+x ${blocked.dir} lets them pass without listing it)`;
   }
+  return null;
+}
+
+/** The sandbox's own mount points: a toolchain bound over or around one would replace it (its /tmp, its /proc). */
+const SANDBOX_MOUNTS = ['/tmp', '/proc', '/dev', '/sys', '/etc', '/run'];
+
+function refusalOf(path: string, managed: boolean, request: ToolchainRequest): string | null {
+  if (path.split('/').filter(Boolean).length < 2 || SANDBOX_MOUNTS.some((dir) => isWithin(dir, path))) return 'it is a top-level directory of the system, or holds one';
+  if (['/proc', '/dev', '/sys'].some((dir) => isWithin(path, dir))) return 'it lies in a kernel file system';
+  const credential = credentialOverlap(path, request.home);
+  if (credential) return `it is or holds a credential location (${credential})`;
+  if (request.home && isWithin(request.home, path)) return 'it holds the home directory';
+  const own = [...request.appDirs, ...request.dataDirs].find((dir) => isWithin(dir, path));
+  if (own) return `it holds greenfix's own directory ${own}`;
+  const data = request.dataDirs.find((dir) => isWithin(path, dir));
+  if (data) return `it lies inside greenfix's own data ${data}`;
+  // A version manager's root under a home that is also the working directory is still only that root.
+  const within = request.appDirs.find((dir) => isWithin(path, dir));
+  if (within && !managed) return `it lies inside greenfix's own directory ${within}`;
   return null;
 }
 

@@ -1,5 +1,5 @@
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { readToolchainEnv } from '../../src/config/toolchain-env.js';
 import { commandWords } from '../../src/sandbox/command-words.js';
 import { planToolchains, type ToolchainRequest } from '../../src/sandbox/toolchains.js';
@@ -51,6 +51,23 @@ describe('planToolchains', () => {
       [`${dir}/app/tools`, `it lies inside greenfix's own directory ${dir}/app`],
       [`${dir}/app/tools/bin`, `it lies inside greenfix's own directory ${dir}/app`],
     ]);
+  });
+
+  it('refuses a PATH entry that would cover the sandbox’s own /tmp, or that lies in greenfix’s data', () => {
+    tool(join(dir, 'work/runs/x/bin/planted'));
+    const inTmp = `${dir}-tool`;
+    tool(inTmp);
+    try {
+      const p = plan([`${basename(inTmp)} && planted`], `/tmp:${dir}/work/runs/x/bin:/usr/bin`);
+      expect(p.readOnlyPaths).toEqual([]);
+      expect(p.refused).toEqual([
+        { path: '/tmp', why: 'it is a top-level directory of the system, or holds one' },
+        { path: `${dir}/work/runs/x`, why: `it lies inside greenfix's own data ${dir}/work` },
+        { path: `${dir}/work/runs/x/bin`, why: `it lies inside greenfix's own data ${dir}/work` },
+      ]);
+    } finally {
+      rmSync(inTmp, { force: true });
+    }
   });
 
   it('follows a script’s shebang to its interpreter and a symlink to its install prefix', () => {
