@@ -34,6 +34,8 @@ export interface DoctorDeps {
   cacheDir: string;
   /** The repository's `network.allow` for setup (the app); none locally. */
   egressAllow?: readonly string[];
+  /** The setup secrets the repository was granted (the app's `/agent doctor`), as a fix's setup gets them. */
+  setupSecrets?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
 }
 
@@ -68,7 +70,8 @@ export async function runDoctor(deps: DoctorDeps, commands: Commands, sources: D
   const egressAllow = deps.egressAllow ?? [];
   let dependencies = 'none';
   if (commands.setup) {
-    findings.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, egressAllow, ...signal }, commands.setup);
+    const secrets = deps.setupSecrets ? { secrets: deps.setupSecrets } : {};
+    findings.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, egressAllow, ...secrets, ...signal }, commands.setup);
     // As a fix does: the baseline is keyed on the state setup left, so the next fix can reuse it.
     dependencies = (await deps.workspace.keepSetupState(deps.owner)).digest;
   }
