@@ -1,5 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EnvConfigError } from '../../src/config/env-config-error.js';
+import { loadEnvConfig } from '../../src/config/env-config.js';
 import { parseRepoConfig } from '../../src/config/parse-repo-config.js';
 import { setupCommand, setupSecretNames } from '../../src/config/repo-config.js';
 import { grantSetupSecrets, readSetupSecrets, SetupSecretsConfigError } from '../../src/config/setup-secrets.js';
@@ -44,6 +46,23 @@ describe('GREENFIX_SETUP_SECRETS_FILE', () => {
     const read = () => readSetupSecrets({ GREENFIX_SETUP_SECRETS_FILE: secretsFile(text) });
     expect(read).toThrow(SetupSecretsConfigError);
     expect(read).toThrow(message);
+  });
+});
+
+describe('loadEnvConfig with GREENFIX_SETUP_SECRETS_FILE', () => {
+  it('reads the grants once, and lists a bad file among the startup problems without any value', () => {
+    const good = secretsFile('secrets:\n  NPM_TOKEN:\n    env: ACME\n');
+    expect(loadEnvConfig({ GREENFIX_SETUP_SECRETS_FILE: good, ACME: 'value-from-env-1' }, { cwd: '/' }).setupSecrets).toEqual([
+      { name: 'NPM_TOKEN', value: 'value-from-env-1', repos: null, installations: null },
+    ]);
+    const bad = secretsFile('secrets:\n  NPM_TOKEN:\n    value: short\n');
+    let problems: string[] = [];
+    try {
+      loadEnvConfig({ GREENFIX_SETUP_SECRETS_FILE: bad }, { cwd: '/' });
+    } catch (error) {
+      if (error instanceof EnvConfigError) problems = error.problems;
+    }
+    expect(problems).toEqual([`GREENFIX_SETUP_SECRETS_FILE ${bad}: NPM_TOKEN: the value must be at least 8 characters, without NUL`]);
   });
 });
 
