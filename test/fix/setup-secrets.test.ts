@@ -117,6 +117,18 @@ describe('setup secrets, end to end', () => {
     expect(allText(join(workdir, 'dep-cache'))).toContain('_authToken=${NPM_TOKEN}');
   });
 
+  it('reaches setup’s environment through a descriptor: bwrap’s own command line (pid 1 inside) does not hold it', async () => {
+    const ws = tempDir('gf-secrets-argv-');
+    try {
+      const command = 'echo "argv-has=$(tr "\\0" "\\n" < /proc/1/cmdline | grep -cF -- "$NPM_TOKEN") env-length=${#NPM_TOKEN} plain-in-argv=$(tr "\\0" "\\n" < /proc/1/cmdline | grep -cxF -- "$PLAIN_VALUE")"';
+      // A plain variable (as every other one) is on bwrap's command line; the secret is not.
+      const r = await sandbox.run({ command, workspace: ws, network: true, egressAllow: ['registry.test'], secrets: { NPM_TOKEN: TOKEN }, env: { PLAIN_VALUE: 'plain-visible-value' }, timeoutMs: 20_000 });
+      expect(r.stdout.trim()).toBe(`argv-has=0 env-length=${TOKEN.length} plain-in-argv=1`);
+    } finally {
+      cleanup(ws);
+    }
+  });
+
   it('a setup secret without the repository’s allow-list is refused before anything runs', async () => {
     const ws = tempDir('gf-secrets-ws-');
     try {
