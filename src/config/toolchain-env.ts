@@ -1,3 +1,4 @@
+import { lstatSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
 /** One version manager's root on this machine, as the user's environment names it (or its default under HOME). */
@@ -61,10 +62,32 @@ export function readToolchainEnv(env: Record<string, string | undefined>): Toolc
     const root = given && isAbsolute(given) ? given : home ? join(home, spec.fallback) : null;
     if (root) managers.push({ name: spec.name, root, variable: spec.variable, only: spec.only ?? null, passRoot: spec.passRoot ?? true });
   }
-  const selections: Record<string, string> = {};
+  const selections: Record<string, string> = home ? asdfGlobalVersions(home) : {};
   for (const name of SELECTIONS) {
     const value = env[name]?.trim();
     if (value) selections[name] = value;
   }
   return { home, path, managers, selections };
+}
+
+/**
+ * asdf's global versions live in `~/.tool-versions`, which the sandbox does not see (its HOME is
+ * its own): they go in as `ASDF_<TOOL>_VERSION`, which asdf's shims honour. A missing or odd file: none.
+ */
+function asdfGlobalVersions(home: string): Record<string, string> {
+  let text: string;
+  try {
+    const path = join(home, '.tool-versions');
+    if (!lstatSync(path).isFile() || lstatSync(path).size > 65_536) return {};
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return {};
+  }
+  const versions: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const [tool, version] = line.replace(/#.*/, '').trim().split(/\s+/);
+    if (!tool || !version || !/^[A-Za-z0-9_-]{1,40}$/.test(tool) || !/^[A-Za-z0-9._:+-]{1,80}$/.test(version)) continue;
+    versions[`ASDF_${tool.toUpperCase().replace(/-/g, '_')}_VERSION`] = version;
+  }
+  return versions;
 }

@@ -95,6 +95,22 @@ describe('planToolchains', () => {
   });
 });
 
+describe('readToolchainEnv', () => {
+  let dir: string;
+  beforeEach(() => (dir = tempDir('gf-toolchain-env-')));
+  afterEach(() => cleanup(dir));
+
+  it('finds each manager by its variable, else under HOME; passes asdf’s global versions, which live in the hidden home', () => {
+    writeFileSync(join(dir, '.tool-versions'), 'python 3.12.1\nnodejs 20.11.0 # pinned\n$(evil) 1\n');
+    const env = readToolchainEnv({ HOME: dir, PATH: `${dir}/.asdf/shims:relative:/usr/bin`, PYENV_ROOT: '/opt/pyenv', PYENV_VERSION: '3.11.7' });
+    expect(env.path).toEqual([`${dir}/.asdf/shims`, '/usr/bin']);
+    expect(env.managers.find((m) => m.name === 'pyenv')?.root).toBe('/opt/pyenv');
+    expect(env.managers.find((m) => m.name === 'asdf')?.root).toBe(`${dir}/.asdf`);
+    expect(env.managers.find((m) => m.name === 'cargo')).toMatchObject({ only: ['bin'], passRoot: false });
+    expect(env.selections).toEqual({ ASDF_PYTHON_VERSION: '3.12.1', ASDF_NODEJS_VERSION: '20.11.0', PYENV_VERSION: '3.11.7' });
+  });
+});
+
 describe('commandWords', () => {
   it('finds the programs of each simple command, past assignments and keywords', () => {
     expect(commandWords(['A=1 python -m pytest -q && cargo test; if true; then make; fi'])).toEqual([
