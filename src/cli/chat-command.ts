@@ -15,7 +15,7 @@ import { modelSettingsFromEnv } from '../config/model-settings.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { git } from '../workspace/git.js';
-import { createLocalSandbox } from './local-sandbox.js';
+import { createLocalSandbox, localToolchains } from './local-sandbox.js';
 import { approvingExecutor } from './approvals.js';
 import { CHAT_USAGE, parseChatOptions, type ChatOptions } from './chat-options.js';
 import { chatRepl } from './chat-repl.js';
@@ -52,7 +52,6 @@ async function chat(options: ChatOptions, io: CliIo, terminal: ChatTerminal): Pr
   const modelFor = (name: string) => createChatModel(modelConfigOf({ ...settings, model: name }));
   const model = createChatModel(modelConfigOf(settings));
   const run = await locateRun(io.env, options.repo, 'chat session', options.init);
-  const sandbox = await createLocalSandbox(io, run);
   const owner = sandboxFileOwner();
   const unreachable = io.env.GREENFIX_SANDBOX === 'off' ? null : workdirProblem(run.workdir, owner);
   if (unreachable) throw new UsageError(unreachable);
@@ -62,9 +61,11 @@ async function chat(options: ChatOptions, io: CliIo, terminal: ChatTerminal): Pr
   const records = readJournal(journalPath);
   const saved = records.length > 0 ? openLocalState(run) : null;
   const { workspace, state } = await openRunWorkspace(run, saved?.get('fix') ? saved : null);
-  const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
   const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: undefined }, warn);
+  // The sandbox follows the commands: the user's toolchains they resolve to are shown read-only.
+  const sandbox = await createLocalSandbox(io, run, await localToolchains(io, run, commands));
+  const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
   const fixStore = state.fixStore();
   if (!fixStore.get()) fixStore.set({ task: 'chat session', baseCommit: workspace.baseCommit, createdAt: Date.now(), commands: { ...commands, setup: null } });
   const runState = fixStore.get()!;

@@ -12,7 +12,7 @@ import { doctorLines, doctorVerdict } from '../fix/doctor-verdict.js';
 import { detectCommands } from '../workspace/detect-commands.js';
 import { git } from '../workspace/git.js';
 import { addWorktree, removeWorktree } from '../workspace/worktree.js';
-import { createLocalSandbox } from './local-sandbox.js';
+import { createLocalSandbox, localToolchains, toolchainEnvironment } from './local-sandbox.js';
 import { baseName } from './base-name.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import type { CliIo } from './io.js';
@@ -80,13 +80,16 @@ async function doctor(options: { repo: string; verify?: string; setup?: string; 
     const commands = detectCommands(workspace.root, { ...(options.verify ? { verify: options.verify } : {}), ...(options.setup ? { setup: options.setup } : {}) });
     const source = (given: string | undefined, found: string | null): CommandSource => (given ? 'configured' : found ? 'detected' : 'none');
     const sources = { verify: source(options.verify, detected.verify), setup: source(options.setup, detected.setup) };
-    const shared = hostProblems.length > 0 ? null : await createLocalSandbox(io, { workdir, repo });
+    const toolchains = await localToolchains(io, { workdir, repo }, commands);
+    const shared = hostProblems.length > 0 ? null : await createLocalSandbox(io, { workdir, repo }, toolchains);
     // A uid of the check's own, as a job gets (the worktree is handed to it); released below.
     jobSandbox = shared ? await shared.forJob({ workspace: worktree }) : null;
     const sandbox = jobSandbox;
-    const findings: DoctorFindings = sandbox
-      ? await runDoctor({ workspace, sandbox, owner: sandbox.owner, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(workdir) }, commands, sources, [])
+    const found: DoctorFindings = sandbox
+      ? await runDoctor({ workspace, sandbox, owner: sandbox.owner, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(workdir, toolchainEnvironment(toolchains)) }, commands, sources, [])
       : { commands, sources, missingInSandbox: [], setup: null, baseline: null, baselineTail: null, hostProblems };
+    const { visible, notFound, refused } = toolchains;
+    const findings: DoctorFindings = { ...found, toolchains: { visible, notFound, refused } };
     const where = await baseName(repo, workspace.baseCommit);
     for (const line of doctorLines(findings, where)) io.stderr(`greenfix: ${line}`);
     if (findings.setup && findings.setup.exitCode !== 0) io.stderr(`greenfix: setup output ended with:\n${findings.setup.outputTail}`);

@@ -16,7 +16,7 @@ import { StateFileError } from '../fix/state-file.js';
 import { parentOfBase } from '../workspace/empty-base.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import { existsSync, rmSync } from 'node:fs';
-import { createLocalSandbox } from './local-sandbox.js';
+import { createLocalSandbox, localToolchains, toolchainEnvironment } from './local-sandbox.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
 import { reportFix } from './fix-report.js';
@@ -51,7 +51,6 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const price = priceOf(modelConfig.prices, model.name);
   const latest = await locateRun(io.env, options.repo, options.task, options.init);
   const run = options.resume ? latest : await startAfter(latest, io);
-  const sandbox = await createLocalSandbox(io, run);
   const owner = sandboxFileOwner();
   const unreachable = io.env.GREENFIX_SANDBOX === 'off' ? null : workdirProblem(run.workdir, owner);
   if (unreachable) throw new UsageError(unreachable);
@@ -67,9 +66,17 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
     throw new NoTestCommandError();
   }
   io.stderr(`greenfix: worktree ${run.worktree} at ${base}; verify: ${commands.verify}; setup: ${commands.setup ?? '(none)'}`);
+  // The sandbox follows the commands: the user's toolchains they resolve to are shown read-only.
+  const toolchains = await localToolchains(io, run, commands);
+  if (toolchains.visible.length > 0) io.stderr(`greenfix: toolchains shown read-only: ${toolchains.visible.map((v) => `${v.path} (${v.what})`).join(', ')}`);
+  const sandbox = await createLocalSandbox(io, run, toolchains);
 
   const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
-  const input = localFixInput({ options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit), ...(await localCaches(run, io, warn)) });
+  const environment = toolchainEnvironment(toolchains);
+  const input = localFixInput({
+    options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit),
+    ...(environment ? { environment } : {}), ...(await localCaches(run, io, warn)),
+  });
   const result = await runFix(input).finally(() => jobSandbox.release());
   if (result.status === 'published') {
     await removeWorktree(run.repo, run.worktree);

@@ -1,13 +1,46 @@
+import { readToolchainEnv } from '../config/toolchain-env.js';
+import { defaultAppDirs } from '../sandbox/app-dirs.js';
 import { createSandbox } from '../sandbox/create-sandbox.js';
+import { sandboxFileOwner } from '../sandbox/ownership.js';
+import { planToolchains, type ToolchainPlan } from '../sandbox/toolchains.js';
 import type { Sandbox } from '../sandbox/types.js';
 import { objectStoreOf } from '../workspace/sandbox-git-view.js';
 import type { CliIo } from './io.js';
+
+/** The verify and setup commands whose programs the sandbox must find. */
+export type LocalCommands = { verify: string | null; setup: string | null };
 
 /**
  * The sandbox of a local command (fix, chat, doctor): the run's files (`workdir`) and the
  * repository's object store (which the sandbox's git view binds read-only) are greenfix's data,
  * so a command run inside the repository (the working directory is one of greenfix's own) works.
+ * The user's own toolchains that the commands resolve to are shown read-only (localToolchains).
  */
-export async function createLocalSandbox(io: CliIo, local: { workdir: string; repo: string }): Promise<Sandbox> {
-  return createSandbox({ env: io.env, dataDirs: [local.workdir, await objectStoreOf(local.repo)], log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`) });
+export async function createLocalSandbox(io: CliIo, local: { workdir: string; repo: string }, toolchains?: ToolchainPlan): Promise<Sandbox> {
+  return createSandbox({
+    env: io.env,
+    dataDirs: await localDataDirs(local),
+    log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`),
+    ...(toolchains ? { toolchains } : {}),
+  });
+}
+
+/** What of the user's toolchains (their PATH, version managers' roots) the commands need, never their credentials. */
+export async function localToolchains(io: CliIo, local: { workdir: string; repo: string }, commands: LocalCommands): Promise<ToolchainPlan> {
+  return planToolchains({
+    ...readToolchainEnv(io.env),
+    commands: [commands.setup, commands.verify].filter((c): c is string => c !== null),
+    appDirs: defaultAppDirs(),
+    dataDirs: await localDataDirs(local),
+    runAs: sandboxFileOwner(),
+  });
+}
+
+async function localDataDirs(local: { workdir: string; repo: string }): Promise<string[]> {
+  return [local.workdir, await objectStoreOf(local.repo)];
+}
+
+/** What the sandbox sees of the user's toolchains, as one string (baseline-cache.ts keys baselines on it); undefined: nothing of theirs. */
+export function toolchainEnvironment(plan: ToolchainPlan): string | undefined {
+  return plan.readOnlyPaths.length > 0 ? JSON.stringify([plan.readOnlyPaths, plan.path, plan.env]) : undefined;
 }

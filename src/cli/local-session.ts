@@ -29,6 +29,8 @@ export interface LocalSessionParts {
   caches?: FixInput['caches'];
   /** How the base is named to people ("main @ 1a2b3c4"); default "the base". */
   baseName?: string;
+  /** What the sandbox sees of the user's toolchains (local-sandbox.ts `toolchainEnvironment`): baselines are kept per value. */
+  environment?: string;
 }
 
 /** What `greenfix fix` supplies to the fix's one door (fix/run-fix.ts); the job's twin is jobFixInput. */
@@ -56,7 +58,7 @@ export function localFixInput(parts: LocalSessionParts): FixInput {
     ...(parts.caches ? { caches: parts.caches } : {}),
     warn: (message) => stderr(`greenfix: warning: ${message}`),
     now: Date.now,
-    tests: { mode: options.verifyMode ?? 'all_pass', cacheDir: baselineCacheDir(run.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: parts.baseName ?? 'the base', allowRemovedTests: options.allowRemovedTests === true },
+    tests: { mode: options.verifyMode ?? 'all_pass', cacheDir: baselineCacheDir(run.workdir, parts.environment), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: parts.baseName ?? 'the base', allowRemovedTests: options.allowRemovedTests === true },
     onEvent: (event) => {
       const line = progressLine(event, parts);
       if (line) stderr(line);

@@ -129,7 +129,9 @@ async function serve(config: EnvConfig, modelConfig: ModelConfig | null, io: Cli
     webhookMaxBytes: config.webhookMaxBytes,
     cacheBytes: config.cacheBytes,
     caps: config.caps,
-    ...(io.env.OPENAI_API_KEY ? { redactSecrets: [io.env.OPENAI_API_KEY] } : {}),
+    setupSecrets: config.setupSecrets,
+    // The run log and logs redact the model's key and every setup secret's value.
+    redactSecrets: [...(io.env.OPENAI_API_KEY ? [io.env.OPENAI_API_KEY] : []), ...config.setupSecrets.map((s) => s.value)],
     ...(config.publicUrl ? { runPage: { publicUrl: config.publicUrl, key: runLinkKey(config.runLinkSecret, config.webhookSecret as string) } } : {}),
     workerId: lock?.workerId ?? 'receiver',
     wrap: crashWrappers(io.env),

@@ -1,3 +1,4 @@
+import type { SetupSecretGrant } from '../config/setup-secrets.js';
 import { join } from 'node:path';
 import { Probot, Server, type ProbotOctokit } from 'probot';
 import type { Logger } from 'pino';
@@ -67,6 +68,8 @@ export interface AppOptions {
   webhookMaxBytes?: number;
   /** The dependency cache's cap (GREENFIX_CACHE_MB); 0 or absent = no cache. */
   cacheBytes?: number;
+  /** The operator's setup secrets (GREENFIX_SETUP_SECRETS_FILE); absent: none. */
+  setupSecrets?: readonly SetupSecretGrant[];
   /** Secrets the run log redacts besides the webhook secret (the model's API key). */
   redactSecrets?: string[];
   /** The run page: greenfix's public URL (GREENFIX_PUBLIC_URL) and the link key; absent = no page links. */
@@ -196,6 +199,7 @@ function jobEnv(o: AppOptions, probot: Probot, metrics: Metrics, progressInterva
     },
     queue: o.queue,
     ...(o.caps ? { caps: o.caps } : {}),
+    ...(o.setupSecrets ? { setupSecrets: o.setupSecrets } : {}),
     push: o.wrap.push(pushBranch),
     wrap: o.wrap,
     now: o.now ?? Date.now,

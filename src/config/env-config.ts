@@ -1,3 +1,4 @@
+import { readSetupSecrets, SetupSecretsConfigError, type SetupSecretGrant } from './setup-secrets.js';
 import { join, resolve } from 'node:path';
 import { describeIssue } from './describe-issue.js';
 import { EnvConfigError } from './env-config-error.js';
@@ -49,6 +50,8 @@ export interface EnvConfig {
   runLinkSecret?: string;
   /** Spend caps over time and the default reservation (operator-caps.ts). */
   caps: OperatorCaps;
+  /** The operator's named setup secrets (GREENFIX_SETUP_SECRETS_FILE), their values read. */
+  setupSecrets: SetupSecretGrant[];
 }
 
 export interface EnvDeps {
@@ -90,8 +93,15 @@ export function loadEnvConfig(env: Record<string, string | undefined>, deps: Env
   const keyPath = vars.PRIVATE_KEY_PATH === undefined ? undefined : resolve(deps.cwd, vars.PRIVATE_KEY_PATH);
   const problems = [...fieldProblems, ...credentialProblems(vars, keyPath), ...uidRangeProblems(env.GREENFIX_SANDBOX_UIDS)];
   if (parsed.success) problems.push(...capProblems(capsOf(parsed.data)));
+  let setupSecrets: SetupSecretGrant[] = [];
+  try {
+    setupSecrets = readSetupSecrets(env);
+  } catch (error) {
+    if (!(error instanceof SetupSecretsConfigError)) throw error;
+    problems.push(error.message);
+  }
   if (!parsed.success || problems.length > 0) throw new EnvConfigError(problems);
-  return toConfig(parsed.data, keyPath, deps.cwd);
+  return { ...toConfig(parsed.data, keyPath, deps.cwd), setupSecrets };
 }
 
 function credentialVarsOf(env: Record<string, string | undefined>): CredentialVars {
@@ -114,7 +124,7 @@ export function storePaths(v: { GREENFIX_WORKDIR?: string | undefined; GREENFIX_
   return { workdir, db: resolve(cwd, v.GREENFIX_DB ?? join(workdir, 'greenfix.db')) };
 }
 
-function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string): EnvConfig {
+function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string): Omit<EnvConfig, 'setupSecrets'> {
   const { workdir, db } = storePaths(v, cwd);
   return {
     setupMode: isSetupMode(v),

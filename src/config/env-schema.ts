@@ -70,6 +70,8 @@ export const EnvSchema = z.object({
   GREENFIX_SANDBOX_PIDS: opt(integer(16, 4_194_304)),
   GREENFIX_SANDBOX_DISK_MB: opt(integer(1, 16_777_216)),
   GREENFIX_SETUP_ALLOW: opt(SetupAllowSchema),
+  // A YAML or JSON file of named setup secrets (setup-secrets.ts), read and checked at startup.
+  GREENFIX_SETUP_SECRETS_FILE: opt(z.string()),
   GREENFIX_SHUTDOWN_GRACE_SECONDS: opt(integer(0, 3600)),
   GREENFIX_JOB_RETENTION_DAYS: opt(integer(0, 3650)),
   GREENFIX_QUEUE_RETENTION_DAYS: opt(integer(1, 3650)),

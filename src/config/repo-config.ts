@@ -6,6 +6,10 @@ import { DomainPatternSchema } from './domain-pattern.js';
  * `.github/greenfix.yml`: strict (an unknown key is an error, not a silent typo), every key
  * optional with a default. Budgets are capped so one repository cannot hold a worker for hours.
  */
+const SetupCommandSchema = z.string().min(1).max(1000);
+/** A setup secret's name, as the operator's file and `setup.secrets` spell it. */
+export const SECRET_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/;
+
 export const RepoConfigSchema = z
   .object({
     /** The label that starts a fix. */
@@ -28,8 +32,23 @@ export const RepoConfigSchema = z
       })
       .strict()
       .prefault({}),
-    /** Setup command (installs dependencies, with network); detected when absent. */
-    setup: z.string().min(1).max(1000).optional(),
+    /**
+     * Setup (installs dependencies, with network): its command (detected when absent), either as a
+     * string or as `{ command, secrets }`, where `secrets` names the operator's setup secrets it
+     * needs (GREENFIX_SETUP_SECRETS_FILE): they exist only in setup's environment, and only with
+     * `network.allow` set, so they go nowhere else.
+     */
+    setup: z
+      .union([
+        SetupCommandSchema,
+        z
+          .object({
+            command: SetupCommandSchema.optional(),
+            secrets: z.array(z.string().regex(SECRET_NAME, 'a secret name is upper-case letters, digits and "_" (like NPM_TOKEN)')).max(20).default([]),
+          })
+          .strict(),
+      ])
+      .optional(),
     /** Prefix of greenfix's branches; the branch is `<prefix>issue-<n>`. */
     branch_prefix: z
       .string()
@@ -110,11 +129,26 @@ export const RepoConfigSchema = z
     /** Extra instructions for the model, added to AGENTS.md. */
     instructions: z.string().max(10_000).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((config, ctx) => {
+    if (setupSecretNames(config).length > 0 && config.network.allow.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['setup', 'secrets'], message: 'setup secrets need `network.allow`: a secret goes only to the hosts listed there (your registry)' });
+    }
+  });
 
 export type RepoConfig = z.infer<typeof RepoConfigSchema>;
 
 /** The config of a repository without `.github/greenfix.yml`. */
 export function defaultRepoConfig(): RepoConfig {
   return RepoConfigSchema.parse({});
+}
+
+/** The setup command the repository names (a string, or `setup.command`); undefined: detect it. */
+export function setupCommand(config: Pick<RepoConfig, 'setup'>): string | undefined {
+  return typeof config.setup === 'string' ? config.setup : config.setup?.command;
+}
+
+/** The operator's setup secrets the repository asks for (`setup.secrets`). */
+export function setupSecretNames(config: Pick<RepoConfig, 'setup'>): string[] {
+  return typeof config.setup === 'object' ? config.setup.secrets : [];
 }

@@ -50,6 +50,7 @@ export function assembleFix(input: Omit<FixInput, 'task'>): AssembledFix {
       sandbox,
       timeoutMs: SETUP_TIMEOUT_MS,
       egressAllow: input.setupAllow ?? [],
+      ...(input.setupSecrets ? { secrets: input.setupSecrets } : {}),
       signal,
       // Restored files go to the job's uid (the sandbox's owner); the uid scheme is part of the key.
       ...(caches ? { cache: setupCache(caches, owner) } : {}),

@@ -21,9 +21,14 @@ export function baselineKey(baseTree: string, verify: string, setup: string | nu
   return createHash('sha256').update(JSON.stringify([baseTree, verify, setup, dependencies])).digest('hex');
 }
 
-/** `<workdir>/baselines/`: host-owned, 0700, outside every worktree (the sandbox cannot reach it). */
-export function baselineCacheDir(workdir: string): string {
-  return join(workdir, 'baselines');
+/**
+ * `<workdir>/baselines/`: host-owned, 0700, outside every worktree (the sandbox cannot reach it).
+ * With `environment` (locally: the user's toolchains the sandbox sees), a directory of its own
+ * below, so a baseline run without a toolchain never stands for one run with it.
+ */
+export function baselineCacheDir(workdir: string, environment?: string): string {
+  const dir = join(workdir, 'baselines');
+  return environment ? join(dir, `env-${createHash('sha256').update(environment).digest('hex').slice(0, 16)}`) : dir;
 }
 
 /** The cached baseline for `key`, or null (absent, unreadable or from another key: run it again). */

@@ -1,4 +1,5 @@
 import type { FileOwner } from '../sandbox/ownership.js';
+import type { ToolchainPlan } from '../sandbox/toolchains.js';
 import type { SandboxRunner } from '../sandbox/types.js';
 import type { BaselineSummary } from '../verify/test-evidence.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
@@ -19,6 +20,8 @@ export interface DoctorFindings {
   baselineTail: string | null;
   /** Host problems (missing bubblewrap, git, …): each a sentence. */
   hostProblems: string[];
+  /** Locally: what of the user's toolchains the sandbox was shown, what it could not find, and what it refused to show. */
+  toolchains?: Pick<ToolchainPlan, 'visible' | 'notFound' | 'refused'>;
 }
 
 export interface DoctorDeps {
@@ -31,6 +34,8 @@ export interface DoctorDeps {
   cacheDir: string;
   /** The repository's `network.allow` for setup (the app); none locally. */
   egressAllow?: readonly string[];
+  /** The setup secrets the repository was granted (the app's `/agent doctor`), as a fix's setup gets them. */
+  setupSecrets?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
 }
 
@@ -65,7 +70,8 @@ export async function runDoctor(deps: DoctorDeps, commands: Commands, sources: D
   const egressAllow = deps.egressAllow ?? [];
   let dependencies = 'none';
   if (commands.setup) {
-    findings.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, egressAllow, ...signal }, commands.setup);
+    const secrets = deps.setupSecrets ? { secrets: deps.setupSecrets } : {};
+    findings.setup = await runSetup({ workspace: deps.workspace, sandbox: deps.sandbox, timeoutMs: deps.setupTimeoutMs, egressAllow, ...secrets, ...signal }, commands.setup);
     // As a fix does: the baseline is keyed on the state setup left, so the next fix can reuse it.
     dependencies = (await deps.workspace.keepSetupState(deps.owner)).digest;
   }

@@ -13,7 +13,13 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 export function doctorVerdict(f: DoctorFindings): DoctorVerdict {
   if (f.hostProblems.length > 0) return { ready: false, line: `greenfix cannot run on this machine: ${f.hostProblems.join('; ')}` };
   if (!f.commands.verify) return { ready: false, line: 'greenfix cannot work on this repository yet: no test command was detected — set `verify:` in .github/greenfix.yml (or --verify)' };
-  if (f.missingInSandbox.length > 0) return { ready: false, line: `greenfix cannot work on this repository yet: the sandbox has no ${f.missingInSandbox.join(', ')} — install it on the host (/usr) or add its directory to GREENFIX_SANDBOX_RO_PATHS` };
+  if (f.missingInSandbox.length > 0) {
+    const refused = f.toolchains?.refused[0];
+    const how = refused
+      ? `your toolchain ${refused.path} was found but not shown: ${refused.why}`
+      : `install it on the host (/usr)${f.toolchains ? ' or with a version manager on your PATH (pyenv, rustup, nvm…)' : ''}, or add its directory to GREENFIX_SANDBOX_RO_PATHS`;
+    return { ready: false, line: `greenfix cannot work on this repository yet: the sandbox has no ${f.missingInSandbox.join(', ')} — ${how}` };
+  }
   if (f.setup && (f.setup.timedOut || f.setup.exitCode !== 0)) {
     return { ready: false, line: `greenfix cannot work on this repository yet: the setup command ${f.setup.timedOut ? 'timed out' : `failed (exit code ${f.setup.exitCode})`} — fix it or set \`setup:\` (setup may only reach public hosts)` };
   }
@@ -27,6 +33,18 @@ export function doctorVerdict(f: DoctorFindings): DoctorVerdict {
   return { ready: false, line: `greenfix cannot work on this repository yet: the test command fails on the base (exit code ${b.exitCode}) and its output has no report greenfix can read — fix the base or use a runner format greenfix reads` };
 }
 
+/** What of the user's own toolchains the sandbox sees (local doctor only). */
+function toolchainLines(t: NonNullable<DoctorFindings['toolchains']>): string[] {
+  const lines = [
+    t.visible.length > 0
+      ? `toolchains shown read-only: ${t.visible.map((v) => `${v.path} (${v.what})`).join(', ')}`
+      : `toolchains shown read-only: none${t.refused.length > 0 ? '' : " (the commands' programs are the system's)"}`,
+  ];
+  if (t.notFound.length > 0) lines.push(`toolchains not found on your PATH: ${t.notFound.join(', ')}`);
+  for (const r of t.refused) lines.push(`toolchain not shown: ${r.path}: ${r.why}`);
+  return lines;
+}
+
 /** The report, one fact a line (CLI stderr, or the `/agent doctor` comment's list). */
 export function doctorLines(f: DoctorFindings, where: string): string[] {
   const lines = [
@@ -34,6 +52,7 @@ export function doctorLines(f: DoctorFindings, where: string): string[] {
     `setup: ${f.commands.setup ?? '(none)'} (${f.sources.setup})`,
   ];
   for (const p of f.hostProblems) lines.push(`host: ${p}`);
+  if (f.toolchains) lines.push(...toolchainLines(f.toolchains));
   if (f.missingInSandbox.length > 0) lines.push(`sandbox: not found: ${f.missingInSandbox.join(', ')}`);
   if (f.setup) lines.push(`setup ran: ${f.setup.timedOut ? 'timed out' : `exit code ${f.setup.exitCode}`} in ${seconds(f.setup.durationMs)}`);
   if (f.baseline) {

@@ -74,6 +74,11 @@ export interface FixInput {
   tests?: FixTests;
   /** The repository's `network.allow`: the only domains setup may reach (the app); the CLI has none. */
   setupAllow?: readonly string[];
+  /**
+   * The operator's setup secrets this repository was granted (name → value): only in the setup
+   * step's environment (sandbox/types.ts `secrets`), scrubbed from what it wrote and printed.
+   */
+  setupSecrets?: Readonly<Record<string, string>>;
   /** Hears the fix's events (fix-event.ts). */
   onEvent?: FixListener;
 }

@@ -7,6 +7,8 @@ import { dependencyCacheKey, type CacheKey } from '../workspace/dep-cache-key.js
 import type { DepCacheScope } from '../workspace/dep-cache-scope.js';
 import type { ObservableWorkspace } from '../workspace/types.js';
 import { lastLines } from '../util/clip.js';
+import { redactText } from '../util/redact-text.js';
+import { scrubSecrets } from '../workspace/scrub-secrets.js';
 import { errorText } from '../util/error-text.js';
 import type { RunState } from './run-state.js';
 
@@ -36,6 +38,11 @@ export interface SetupDeps {
   /** The repository's `network.allow`: the only domains setup may reach (empty: any public host). */
   egressAllow?: readonly string[];
   cache?: SetupCache;
+  /**
+   * The operator's setup secrets granted to this repository: in setup's environment only, redacted
+   * from its output, and scrubbed from the files it wrote before anything is cached or kept.
+   */
+  secrets?: Readonly<Record<string, string>>;
   /** The package manager's own cache (npm_config_cache…): bound read-write for setup only. */
   managerCache?: { bind: WritableBind; env: Record<string, string> };
   warn?: (message: string) => void;
@@ -56,21 +63,31 @@ export async function runSetup(deps: SetupDeps, command: string): Promise<SetupR
       return { exitCode: 0, timedOut: false, durationMs: Math.round(hit.durationMs), outputTail: `restored ${key.dirs.join(', ')} from the dependency cache`, cache: { result: 'hit', bytes: hit.bytes } };
     }
   }
+  const secrets = deps.secrets && Object.keys(deps.secrets).length > 0 ? deps.secrets : null;
+  const since = Date.now();
   const { value: r, created, changed } = await deps.workspace.observe(
-    () =>
-      deps.sandbox.run({
+    async () => {
+      const ran = await deps.sandbox.run({
         command,
         workspace: deps.workspace.root,
         readOnlyBinds: deps.workspace.sandboxBinds,
-        ...(deps.managerCache ? { writableBinds: [deps.managerCache.bind], env: deps.managerCache.env } : {}),
+        // The package managers' caches are shared between repositories: never with secrets.
+        ...(deps.managerCache && !secrets ? { writableBinds: [deps.managerCache.bind], env: deps.managerCache.env } : {}),
+        ...(secrets ? { secrets } : {}),
         network: true,
         ...(deps.egressAllow && deps.egressAllow.length > 0 ? { egressAllow: deps.egressAllow } : {}),
         timeoutMs: deps.timeoutMs,
         ...(deps.signal ? { signal: deps.signal } : {}),
-      }),
+      });
+      // Inside the observation, so a scrubbed file counts as setup's own leftover.
+      const scrubbed = secrets ? scrubSecrets(deps.workspace.root, secrets, since) : [];
+      if (scrubbed.length > 0) deps.warn?.(`setup secrets: replaced by \${NAME} in ${scrubbed.slice(0, 3).join(', ')}${scrubbed.length > 3 ? ', …' : ''}`);
+      return ran;
+    },
     'all',
   );
-  const outputTail = lastLines(`${r.stdout}\n${r.stderr}`.trim(), 40);
+  const output = `${r.stdout}\n${r.stderr}`.trim();
+  const outputTail = lastLines(secrets ? redactText(output, Object.values(secrets)) : output, 40);
   const result: SetupResult = { exitCode: r.exitCode, timedOut: r.timedOut, durationMs: r.durationMs, outputTail, ...(r.egress ? { egress: r.egress } : {}) };
   if (!deps.cache || !key) return result;
   if (r.exitCode !== 0 || r.timedOut || r.aborted) return { ...result, cache: { result: 'miss', bytes: 0 } };

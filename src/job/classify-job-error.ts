@@ -6,6 +6,7 @@ import { GitError } from '../workspace/git.js';
 import { GitRemoteError } from '../workspace/mirror-remote.js';
 import { PushConflictError, PushRefusedError } from '../workspace/push-branch.js';
 import { PathPolicyError } from './path-policy.js';
+import { SetupSecretsDeniedError } from './setup-secrets.js';
 
 export interface JobErrorVerdict {
   /** Worth another attempt: GitHub or the network had a bad moment. */
@@ -37,6 +38,9 @@ export function classifyJobError(error: unknown): JobErrorVerdict {
   }
   if (error instanceof NoTestCommandError) {
     return { retryable: false, sentence: `Stopped before asking the model: ${error.message}. Add a \`verify:\` line with your test command to \`.github/greenfix.yml\`, then \`/agent retry\`.` };
+  }
+  if (error instanceof SetupSecretsDeniedError) {
+    return { retryable: false, sentence: `Stopped before setup: ${error.message}, then \`/agent retry\`.` };
   }
   if (error instanceof StateFileError) {
     return { retryable: false, sentence: `The job's saved state cannot be read (${error.problem}), so greenfix stopped rather than guess what already happened; \`/agent retry\` starts afresh.` };

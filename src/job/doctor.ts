@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { RepoConfig } from '../config/repo-config.js';
+import { setupCommand, type RepoConfig } from '../config/repo-config.js';
+import { jobSetupSecrets } from './setup-secrets.js';
 import { baselineCacheDir } from '../fix/baseline-cache.js';
 import { FIX_TOOL_LIMITS, SETUP_TIMEOUT_MS } from '../fix/defaults.js';
 import { runDoctor, type CommandSource } from '../fix/doctor-check.js';
@@ -46,12 +47,16 @@ async function check(input: { env: JobEnv; job: Job; config: RepoConfig; host: G
   const { env, job, config, host, signal, workspace, sandbox, main, base } = input;
   const { request } = job;
   const detected = detectCommands(workspace.root);
-  const commands = fixCommands(workspace.root, undefined, { verify: config.verify, setup: config.setup });
+  const commands = fixCommands(workspace.root, undefined, { verify: config.verify, setup: setupCommand(config) });
   const source = (given: string | undefined, found: string | null): CommandSource => (given ? 'configured' : found ? 'detected' : 'none');
   const findings = await runDoctor(
-    { workspace, sandbox, owner: sandbox.owner, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(env.workdir), egressAllow: config.network.allow, signal },
+    {
+      workspace, sandbox, owner: sandbox.owner, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(env.workdir), egressAllow: config.network.allow, signal,
+      // Not granted: the same one sentence as a fix's (job/setup-secrets.ts), before any setup.
+      setupSecrets: jobSetupSecrets(env, config, request),
+    },
     commands,
-    { verify: source(config.verify, detected.verify), setup: source(config.setup, detected.setup) },
+    { verify: source(config.verify, detected.verify), setup: source(setupCommand(config), detected.setup) },
     [],
   );
   signal.throwIfAborted();

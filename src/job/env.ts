@@ -4,6 +4,7 @@ import type { GitHost } from '../github/types.js';
 import type { ModelPrice } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
 import type { OperatorCaps } from '../config/operator-caps.js';
+import type { SetupSecretGrant } from '../config/setup-secrets.js';
 import type { JobQueue, SpendCap } from '../queue/types.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { DepCache } from '../workspace/dep-cache.js';
@@ -22,6 +23,8 @@ export interface JobEnv {
   workdir: string;
   sandbox: Sandbox;
   model: ChatModel;
+  /** The operator's setup secrets (GREENFIX_SETUP_SECRETS_FILE); a repository asks for them by name. */
+  setupSecrets?: readonly SetupSecretGrant[];
   /** The workdir's dependency cache (`<workdir>/dep-cache`); absent = every setup installs. */
   depCache?: DepCache;
   /** The model's price (GREENFIX_PRICES or built in); null or absent: every report says "cost unknown". */

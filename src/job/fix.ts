@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { RepoConfig } from '../config/repo-config.js';
+import { setupCommand, type RepoConfig } from '../config/repo-config.js';
+import { jobSetupSecrets } from './setup-secrets.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { fixCommands, type FixInput } from '../fix/fix-input.js';
 import { runFix, type FixResult } from '../fix/run-fix.js';
@@ -42,6 +43,8 @@ export interface JobFixInput {
 export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const { env, job, config, host, files, state, target, reporter } = input;
   const { request } = job;
+  // Secrets the operator did not grant: a clear comment (classify-job-error.ts), and no setup at all.
+  jobSetupSecrets(env, config, request);
   // The status comment exists before the job's first effect (DESIGN §1: report.start), so whoever
   // asked sees it first, and no push or PR can come before it.
   await reporter.phase('workspace', 'running');
@@ -61,8 +64,8 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   // On greenfix's own branches, detection reads the default branch's files (JobTarget.commandsFrom).
   const commands =
     !saved && target.commandsFrom
-      ? await detectCommandsAt(gitDir, await resolveRef(gitDir, target.commandsFrom), { verify: config.verify, setup: config.setup }, jobWarn(input))
-      : fixCommands(workspace.root, saved, { verify: config.verify, setup: config.setup }, jobWarn(input));
+      ? await detectCommandsAt(gitDir, await resolveRef(gitDir, target.commandsFrom), { verify: config.verify, setup: setupCommand(config) }, jobWarn(input))
+      : fixCommands(workspace.root, saved, { verify: config.verify, setup: setupCommand(config) }, jobWarn(input));
   void reporter.phase('workspace', 'done', `${target.baseRef.replace(/^refs\/(heads\/)?/, '')} @ ${base.slice(0, 7)}`);
   // A workflow run names the workflow, not its jobs' check runs: then every failed check counts.
   const ci = request.kind === 'ci_fix' && !saved ? request.ci : undefined;
@@ -190,6 +193,7 @@ export function jobFixInput(input: JobFixInput, parts: JobFixParts): FixInput {
     now: env.now,
     tests: { mode: config.verify_mode, cacheDir: baselineCacheDir(env.workdir), timeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, where: target.baseRef.replace(/^refs\/(heads\/)?/, ''), allowRemovedTests: config.tests.allow_removed },
     setupAllow: config.network.allow,
+    ...grantedSecrets(jobSetupSecrets(env, config, job.request)),
     onEvent: (event) => reporter.apply(event),
   };
 }
@@ -201,6 +205,9 @@ export function jobFixInput(input: JobFixInput, parts: JobFixParts): FixInput {
 function cacheScope(job: Job, target: JobTarget): DepCacheScope {
   return { repo: String(job.request.repo.id), ref: target.baseRef, defaultRef: `refs/heads/${job.request.repo.defaultBranch}` };
 }
+
+/** Only a setup that asked for secrets carries any. */
+const grantedSecrets = (secrets: Record<string, string>): Pick<FixInput, 'setupSecrets'> => (Object.keys(secrets).length > 0 ? { setupSecrets: secrets } : {});
 
 /** A worktree file the host would not read (see readRegularFile), in the worker's log. */
 const jobWarn = (input: JobFixInput) => (message: string) => input.env.log.warn({ jobId: input.job.id }, message);

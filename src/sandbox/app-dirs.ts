@@ -11,6 +11,17 @@ export function defaultAppDirs(cwd: string = process.cwd(), moduleFile: string =
   return [...new Set(dirs)];
 }
 
+/**
+ * Why `dir` counts as one of greenfix's own directories, in words an operator can act on: the
+ * working directory is where `greenfix serve` reads its `.env` (webhook secret, API key) and keeps
+ * its default workdir `.greenfix` (queue, journals, mirrors); the other is the installed package.
+ */
+export function appDirReason(dir: string, cwd: string = process.cwd()): string {
+  return dir === cwd
+    ? `the directory greenfix was started in, where it reads its .env and keeps its default workdir .greenfix — start greenfix from another directory, or name a path outside it`
+    : `greenfix's installed package (its code)`;
+}
+
 /** The nearest directory at or above `dir` holding a package.json. */
 function packageRoot(dir: string): string | null {
   for (let d = dir; ; d = dirname(d)) {

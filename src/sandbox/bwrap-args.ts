@@ -37,6 +37,8 @@ export interface BwrapPlan {
   command: string;
   /** Descriptor bwrap reads the seccomp program from (the launcher's fd 3); null: no filter. */
   seccompFd: number | null;
+  /** Descriptor bwrap reads more arguments from (`--setenv` of setup secrets), after the environment; null/absent: none. */
+  argsFd?: number | null;
   /** Files bwrap reads from a descriptor and mounts read-only, in place of the host's (/etc/passwd naming a leased uid). */
   dataFiles?: readonly { path: string; fd: number }[];
   /**
@@ -75,6 +77,7 @@ export function buildBwrapArgs(plan: BwrapPlan): string[] {
   args.push('--bind', plan.workspace, plan.mountAt ?? plan.workspace, '--chdir', plan.cwd);
   args.push('--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
+  if (plan.argsFd !== undefined && plan.argsFd !== null) args.push('--args', String(plan.argsFd));
   args.push('--');
   if (plan.egress) {
     const { node, mount, forwarder, socket, port, caBundle } = plan.egress;
@@ -130,4 +133,9 @@ export function buildLaunchArgv(
   const prlimit = [tools.prlimit, `--fsize=${limits.fileSizeBytes}`, ...nproc, '--'];
   const drop = runAs ? [tools.setpriv, `--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--no-new-privs', '--'] : [];
   return [...first, ...prlimit, ...drop, tools.bwrap, ...bwrapArgs];
+}
+
+/** `--setenv NAME VALUE` for each secret, NUL-separated, as bwrap's `--args` descriptor reads them. */
+export function secretArgs(secrets: Readonly<Record<string, string>>): Buffer {
+  return Buffer.from(Object.entries(secrets).flatMap(([name, value]) => ['--setenv', name, value]).map((part) => `${part}\0`).join(''));
 }

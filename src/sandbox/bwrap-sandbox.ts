@@ -38,9 +38,9 @@ import { lstatSync } from 'node:fs';
 import { isAbsolute, normalize } from 'node:path';
 import { runProcess } from '../util/run-process.js';
 import { isWithin } from './app-dirs.js';
-import { buildBwrapArgs, buildLaunchArgv, type LaunchTools, type SystemEntry } from './bwrap-args.js';
+import { buildBwrapArgs, buildLaunchArgv, secretArgs, type LaunchTools, type SystemEntry } from './bwrap-args.js';
 import { commandCgroupName, type Cgroups } from './cgroups.js';
-import { sandboxEnvironment } from './environment.js';
+import { checkSecrets, sandboxEnvironment } from './environment.js';
 import { setupEgress, type EgressOptions, type SetupEgress } from './setup-egress.js';
 import { SandboxRequestError } from './errors.js';
 import { ETC_ALLOW, ETC_NETWORK, probeEtc, probeSystemDirs } from './host-layout.js';
@@ -97,6 +97,8 @@ export interface BwrapSandboxOptions {
   limits?: Partial<SandboxLimits>;
   /** PATH inside; a request may still override it through `env`. */
   path?: string;
+  /** Variables every command gets (the user's toolchains' PYENV_ROOT…), checked like a request's. */
+  baseEnv?: Record<string, string>;
   headBytes?: number;
   tailBytes?: number;
   /** Host probes, injectable for tests; default: the real /usr, /bin… and /etc. */
@@ -184,13 +186,15 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   ): Promise<SandboxResult> => {
     const { owner } = job;
     const workspace = request.workspace;
-    const env = sandboxEnvironment(egress ? { ...egress.env, ...request.env } : request.env, { home: HOME, path: options.path });
+    const env = sandboxEnvironment({ ...options.baseEnv, ...egress?.env, ...request.env }, { home: HOME, path: options.path });
     // Checked as the read-only binds are: host-decided (the setup step's package cache), never from the worktree.
     const writableBinds = checkReadOnlyBinds(request.writableBinds ?? [], mountPoint(request), { appDirs: options.appDirs, dataDirs: options.dataDirs ?? [], runAs: owner });
     // Descriptors from 3 on: the seccomp program, then the files bwrap mounts from data.
     const etcView = egress ? null : job.etcView;
     const identity = owner && !etcView ? sandboxIdentity(owner, HOME, hostIdentity) : [];
+    const secrets = checkSecrets(request);
     const firstDataFd = SECCOMP_FD + (filter ? 1 : 0);
+    const argsFd = secrets ? firstDataFd + identity.length : null;
     const bwrapArgs = buildBwrapArgs({
       system,
       etc,
@@ -209,9 +213,10 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       seccompFd: filter ? SECCOMP_FD : null,
       dataFiles: identity.map((file, i) => ({ path: file.path, fd: firstDataFd + i })),
       ...(etcView ? { etcView } : {}),
+      argsFd,
     });
     const cgroup = job.cgroups?.lease();
-    const extraFds = [...(filter ? [filter] : []), ...identity.map((file) => file.data)];
+    const extraFds = [...(filter ? [filter] : []), ...identity.map((file) => file.data), ...(secrets ? [secretArgs(secrets)] : [])];
     try {
       const result = await runProcess({
         argv: buildLaunchArgv(options.tools, owner, limits, bwrapArgs, { cgroupProcs: cgroup?.procsFiles ?? [], passedFds: extraFds.length }),

@@ -16,6 +16,7 @@ import { isProcessAlive } from './process-alive.js';
 import { parseReadOnlyPaths, validateReadOnlyPaths } from './read-only-paths.js';
 import { parseSandboxSettings } from './sandbox-settings.js';
 import { REFUSED_SYSCALLS } from './seccomp-filter.js';
+import type { ToolchainPlan } from './toolchains.js';
 import type { Sandbox } from './types.js';
 import { createUidPool } from './uid-leases.js';
 import { uidRangeText } from './uid-range.js';
@@ -44,6 +45,8 @@ export interface CreateSandboxOptions {
   uidLeaseDir?: string;
   /** Injectable for tests; default: what this host offers (detectCgroups). */
   cgroups?: CgroupDetection;
+  /** The user's toolchains (local commands: planToolchains): bound read-only, their PATH and variables inside. */
+  toolchains?: Pick<ToolchainPlan, 'readOnlyPaths' | 'path' | 'env'>;
   /** Tests only: the egress proxy's policy and resolver (GREENFIX_SETUP_ALLOW still applies). */
   egress?: Pick<EgressOptions, 'policy' | 'resolve'>;
 }
@@ -88,14 +91,17 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     setpriv: runAs ? requireTool('setpriv', env.PATH) : 'setpriv',
   };
   const appDirs = options.appDirs ?? defaultAppDirs();
-  const extraReadOnlyPaths = validateReadOnlyPaths(parseReadOnlyPaths(env.GREENFIX_SANDBOX_RO_PATHS), appDirs, runAs);
+  const configured = validateReadOnlyPaths(parseReadOnlyPaths(env.GREENFIX_SANDBOX_RO_PATHS), appDirs, runAs, runAs ? settings.uids : null);
+  const toolchains = options.toolchains;
+  const extraReadOnlyPaths = [...new Set([...configured, ...(toolchains?.readOnlyPaths ?? [])])];
   const uids = runAs ? createUidPool({ range: settings.uids, dir: options.uidLeaseDir ?? DEFAULT_UID_LEASE_DIR }) : null;
   const setupAllow = parseAllowList(env.GREENFIX_SETUP_ALLOW);
   const egress = { allow: setupAllow, ...options.egress };
   let detected = options.cgroups ?? (await detectCgroups());
   sweepEtcViews(isProcessAlive);
   const build = () =>
-    createBwrapSandbox({ tools, runAs, uids, cgroups: detected.cgroups, seccomp: true, appDirs, dataDirs: options.dataDirs ?? [], extraReadOnlyPaths, limits, egress, ...output });
+    createBwrapSandbox({ tools, runAs, uids, cgroups: detected.cgroups, seccomp: true, appDirs, dataDirs: options.dataDirs ?? [], extraReadOnlyPaths, limits, egress, ...output,
+      ...(toolchains ? { path: toolchains.path, baseEnv: toolchains.env } : {}) });
   let sandbox = build();
   const failed = await probe(sandbox, bwrap, runAs !== null);
   if (failed && detected.cgroups) {

@@ -1,4 +1,5 @@
 import { SandboxRequestError } from './errors.js';
+import type { SandboxRequest } from './types.js';
 
 /** The PATH inside the sandbox unless the caller overrides it. */
 export const DEFAULT_SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -51,4 +52,21 @@ export function checkVariable(name: string, value: string): void {
   if (DENIED_VALUE.test(value) || value.includes('\0')) {
     throw new SandboxRequestError('env-refused', `the value of ${name} looks like a token; secrets never enter the sandbox`);
   }
+}
+
+/**
+ * A request's setup secrets, checked: only a networked request (setup) whose egress is limited to
+ * the repository's allow-list may carry any, so a secret reaches only the hosts named there. Null: none.
+ */
+export function checkSecrets(request: Pick<SandboxRequest, 'secrets' | 'network' | 'egressAllow'>): Readonly<Record<string, string>> | null {
+  const entries = Object.entries(request.secrets ?? {});
+  if (entries.length === 0) return null;
+  if (request.network !== true || (request.egressAllow ?? []).length === 0) {
+    throw new SandboxRequestError('env-refused', `setup secrets (${entries.map(([n]) => n).join(', ')}) go only to a networked setup limited to the repository's network.allow`);
+  }
+  for (const [name, value] of entries) {
+    if (!VALID_NAME.test(name)) throw new SandboxRequestError('env-refused', `secret name ${JSON.stringify(name)} is not valid`);
+    if (value.includes('\0')) throw new SandboxRequestError('env-refused', `the value of secret ${name} holds a NUL`);
+  }
+  return request.secrets ?? null;
 }

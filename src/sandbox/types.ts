@@ -43,6 +43,12 @@ export interface SandboxRequest {
   readOnlyBinds?: readonly ReadOnlyBind[];
   /** Host-decided read-write binds (the setup step's package-manager cache); default none. */
   writableBinds?: readonly WritableBind[];
+  /**
+   * The operator's setup secrets granted to this repository (name → value): only for a networked
+   * request (setup) whose egress is limited to the repository's `network.allow`, else refused. They
+   * reach bwrap through a descriptor (`--args`), never on a command line another process could read.
+   */
+  secrets?: Readonly<Record<string, string>>;
   /** Extra non-secret variables, added to the allow-listed base environment. */
   env?: Record<string, string>;
   /** Where the full (capped) combined output is written, if anywhere. */

@@ -27,3 +27,8 @@ export function firstUnreachableDir(path: string, owner: FileOwner): Unreachable
     if (dir === dirname(dir)) return blocked;
   }
 }
+
+/** "/root has mode 0700" (or "cannot be read"): what stops the sandbox's uids, in the refusal's words. */
+export function unreachableText(blocked: UnreachableDir): string {
+  return `${blocked.dir} ${blocked.mode === null ? 'cannot be read' : `has mode ${blocked.mode.toString(8).padStart(4, '0')}`}`;
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runProcess } from '../util/run-process.js';
-import { sandboxEnvironment } from './environment.js';
+import { checkSecrets, sandboxEnvironment } from './environment.js';
 import { withoutInheritedFds } from './inherited-fds.js';
 import { createJobSandbox, type DiskLimit } from './job-sandbox.js';
 import { resolveCwd } from './request-paths.js';
@@ -29,7 +29,7 @@ export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
       const checked = sandboxEnvironment(request.env, { home: '', path: options.path });
       // A throw-away HOME: caches written to the workspace would show up in the tree hash.
       const home = mkdtempSync(join(tmpdir(), 'greenfix-home-'));
-      const env = { ...checked, HOME: request.env?.HOME ?? home };
+      const env = { ...checked, ...checkSecrets(request), HOME: request.env?.HOME ?? home };
       const result = await runProcess({
         argv: withoutInheritedFds('bash', ['bash', '--norc', '--noprofile', '-c', request.command]),
         cwd,

@@ -43,6 +43,7 @@ describe('loadEnvConfig', () => {
       webhookMaxBytes: 5 * 1024 * 1024,
       cacheBytes: 5120 * 1024 * 1024,
       caps: { jobReserveUsd: 1 },
+      setupSecrets: [],
       model: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
     });
   });

@@ -5,7 +5,7 @@ import { pushBranch } from '../../src/workspace/push-branch.js';
 import { localFixInput } from '../../src/cli/local-session.js';
 import { parseFixOptions } from '../../src/cli/fix-options.js';
 import { locateRun, openLocalState } from '../../src/cli/local-run.js';
-import { defaultRepoConfig, RepoConfigSchema } from '../../src/config/repo-config.js';
+import { defaultRepoConfig, RepoConfigSchema, setupCommand } from '../../src/config/repo-config.js';
 import { assembleFix, type AssembledFix } from '../../src/fix/assemble-fix.js';
 import { fixCommands } from '../../src/fix/fix-input.js';
 import { newJobReport } from '../../src/github/report.js';
@@ -81,7 +81,7 @@ async function bothAssemblies(files: Record<string, string>, repoConfig: unknown
     workdir, sandbox: createUnsandboxed(), model, hostFor: async () => host, readConfig: async () => null,
     queue: { listBySubject: async () => [], reserve: async () => { throw new Error('no caps in this test'); }, recordPullRequest: async () => true, pullRequestsOpenedSince: async () => [] }, push: pushBranch, wrap: noFixWrappers, now, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, progressIntervalMs: 0,
   };
-  const jobCommands = fixCommands(root, undefined, { verify: config.verify, setup: config.setup });
+  const jobCommands = fixCommands(root, undefined, { verify: config.verify, setup: setupCommand(config) });
   const input = { env, job: job(), config, host, files: files_, state: openJobState(files_), target: plan.target, reporter, signal: new AbortController().signal };
   const appInput = jobFixInput(input, { workspace, commands: jobCommands, gitDir: '/unused/mirror.git', sandbox, task: 'sum is wrong' });
   const app = assembleFix(appInput);

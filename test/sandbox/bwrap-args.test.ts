@@ -1,4 +1,4 @@
-import { buildBwrapArgs, buildLaunchArgv, type BwrapPlan } from '../../src/sandbox/bwrap-args.js';
+import { buildBwrapArgs, buildLaunchArgv, secretArgs, type BwrapPlan } from '../../src/sandbox/bwrap-args.js';
 
 const plan: BwrapPlan = {
   system: [
@@ -142,5 +142,17 @@ describe('buildBwrapArgs data files', () => {
     expect(triple(args, '--ro-bind-data', '4')).toBeGreaterThan(-1);
     expect(args[triple(args, '--ro-bind-data', '4') + 2]).toBe('/etc/passwd');
     expect(triple(args, '--ro-bind', '/etc/hosts')).toBeGreaterThan(-1);
+  });
+});
+
+describe('buildBwrapArgs setup secrets', () => {
+  it('reads them from a descriptor after the environment is cleared and set, so no value is on the command line', () => {
+    const args = buildBwrapArgs({ ...plan, argsFd: 5 });
+    const at = triple(args, '--args', '5');
+    expect(at).toBeGreaterThan(args.indexOf('--clearenv'));
+    expect(at).toBeGreaterThan(args.lastIndexOf('--setenv'));
+    expect(at).toBeLessThan(args.indexOf('--'));
+    expect(buildBwrapArgs(plan)).not.toContain('--args');
+    expect(secretArgs({ NPM_TOKEN: 'tok en', B: 'x' }).toString()).toBe('--setenv\0NPM_TOKEN\0tok en\0--setenv\0B\0x\0');
   });
 });

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createSandbox, type SandboxLogLevel } from '../../src/sandbox/create-sandbox.js';
 import { SandboxConfigError, SandboxUnavailableError } from '../../src/sandbox/errors.js';
 import { checkSystemPackages } from '../../src/sandbox/system-packages.js';
@@ -100,6 +102,23 @@ describe('createSandbox', () => {
     const attempt = createSandbox({ env: { PATH: process.env.PATH, GREENFIX_SANDBOX_RO_PATHS: `/usr/share:${path()}` }, log: () => undefined });
     await expect(attempt).rejects.toBeInstanceOf(SandboxConfigError);
     await expect(attempt).rejects.toMatchObject({ reason: 'bad-ro-path' });
+  });
+});
+
+describe('GREENFIX_SANDBOX_RO_PATHS refusals say who and why', () => {
+  it("names the current directory's role, not only that it is greenfix's", async () => {
+    const attempt = createSandbox({ env: { PATH: process.env.PATH, GREENFIX_SANDBOX_RO_PATHS: process.cwd() }, log: () => undefined });
+    await expect(attempt).rejects.toThrow(`overlaps greenfix's own directory ${process.cwd()}, which the sandbox must not see: the directory greenfix was started in, where it reads its .env and keeps its default workdir .greenfix`);
+  });
+
+  (isRoot ? it : it.skip)('names the uids jobs really run as (GREENFIX_SANDBOX_UIDS) and the directory that stops them', async () => {
+    const top = temp.make('gf-ro-');
+    mkdirSync(join(top, 'tools'));
+    const attempt = createSandbox({ env: { PATH: process.env.PATH, GREENFIX_SANDBOX_UIDS: '3000000-3000009', GREENFIX_SANDBOX_RO_PATHS: join(top, 'tools') }, log: () => undefined });
+    await expect(attempt).rejects.toThrow(
+      `GREENFIX_SANDBOX_RO_PATHS: ${join(top, 'tools')} is not reachable from the sandbox (jobs run as uids 3000000-3000009 from GREENFIX_SANDBOX_UIDS, one-off commands as 65534): ` +
+        `${top} has mode 0700, which lets none of them pass — chmod o+x ${top} lets them pass without listing it`,
+    );
   });
 });
 

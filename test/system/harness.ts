@@ -69,6 +69,8 @@ export interface HarnessOptions {
   caps?: AppOptions['caps'];
   /** GREENFIX_CACHE_MB in bytes: the dependency cache; default none (setup runs every time). */
   cacheBytes?: number;
+  /** The operator's setup secrets (GREENFIX_SETUP_SECRETS_FILE, read); default none. */
+  setupSecrets?: AppOptions['setupSecrets'];
   /** One clock for the queue and the jobs (spend windows, backoff); default Date.now. */
   now?: () => number;
 }
@@ -135,6 +137,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.caps ? { caps: options.caps } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.cacheBytes ? { cacheBytes: options.cacheBytes } : {}),
+    ...(options.setupSecrets ? { setupSecrets: options.setupSecrets, redactSecrets: options.setupSecrets.map((g) => g.value) } : {}),
     workerId: 'test-worker',
     wrap: noEffectWrappers,
     Octokit: options.Octokit ?? UNTHROTTLED_OCTOKIT,
