@@ -34,7 +34,7 @@ export interface Harness {
   cloneUrl: string;
   repository: Record<string, unknown>;
   send(event: string, payload: Record<string, unknown>, deliveryId?: string): Promise<WebhookAnswer>;
-  /** Waits until no job runs and none is claimable. */
+  /** Waits until the handler's work after its answers is done (authorising senders), and no job runs and none is claimable. */
   settle(): Promise<void>;
   /** Every request the git remote served (clones, fetches, pushes). */
   gitRequests: GitHttpRequest[];
@@ -161,7 +161,10 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     gitRequests: gitServer.requests,
     send: (event, payload, deliveryId) =>
       sendWebhook(`${app.url}/api/github/webhooks`, { event, deliveryId: deliveryId ?? `delivery-${(deliveries += 1)}`, payload, secret: SECRET }),
-    settle: () => app.pool?.drained() ?? Promise.resolve(),
+    settle: async () => {
+      await app.afterAnswer?.idle();
+      await app.pool?.drained();
+    },
     remoteTree: (branch) => {
       try {
         return execFileSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{tree}`], { cwd: remote, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
