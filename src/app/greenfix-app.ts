@@ -27,6 +27,8 @@ export interface AppDeps {
   afterAnswer?: AfterAnswer;
   /** Senders' permissions; default 60 s, in this process's memory. */
   permissions?: PermissionCache;
+  /** The sweep for jobs left 'authorizing': how often a delivery may start one, and how old a job must be. */
+  sweep?: { everyMs: number; strandedAfterMs: number };
 }
 
 /** The events greenfix listens to (app.yml subscribes to the same). */
@@ -50,10 +52,11 @@ export const EVENTS = [
  */
 export const MEMBER_EVENTS = ['member', 'membership', 'organization.member_removed', 'organization.member_added'] as const;
 
-/** A job left 'authorizing' this long is taken to be a stopped receiver's, and decided by the sweep. */
-const STRANDED_AFTER_MS = 30_000;
-/** At most one sweep this often, started by a delivery (after its answer). */
-const SWEEP_EVERY_MS = 60_000;
+/**
+ * At most one sweep a minute, started by a delivery (after its answer), for jobs left 'authorizing'
+ * for 30 s: taken to be a stopped receiver's, or one whose permission check failed.
+ */
+const DEFAULT_SWEEP = { everyMs: 60_000, strandedAfterMs: 30_000 };
 
 /**
  * The Probot app: `/healthz`, `/metrics`, and one handler for every event, which decides,
@@ -83,14 +86,16 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
       },
     };
     // At start, every job left waiting is a stopped receiver's: decide them all now. Then at most
-    // one sweep a minute, started by a delivery, for those stranded since (another receiver's).
+    // one sweep a minute, started by a delivery, for those stranded since (another receiver's, or
+    // a failed check's).
+    const sweep = deps.sweep ?? DEFAULT_SWEEP;
     let lastSweep = Date.now();
     afterAnswer.run('authorising jobs left waiting', () => authorizeWaiting(sweepDeps, Number.MAX_SAFE_INTEGER));
     const sweepNowAndThen = () => {
       const now = Date.now();
-      if (now - lastSweep < SWEEP_EVERY_MS) return;
+      if (now - lastSweep < sweep.everyMs) return;
       lastSweep = now;
-      afterAnswer.run('authorising jobs left waiting', () => authorizeWaiting(sweepDeps, now - STRANDED_AFTER_MS));
+      afterAnswer.run('authorising jobs left waiting', () => authorizeWaiting(sweepDeps, now - sweep.strandedAfterMs));
     };
     app.on([...MEMBER_EVENTS], async (context) => {
       const { login, repoId } = memberOf(context.payload);

@@ -77,7 +77,15 @@ export interface AppOptions {
   /** The jobs' clock (spend windows, reports), the same as the queue's; default Date.now. Tests inject one. */
   now?: () => number;
   /** Lease/heartbeat/poll timings; defaults suit production. */
-  timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number; retentionSweepMs?: number };
+  timings?: {
+    leaseMs?: number;
+    heartbeatMs?: number;
+    pollMs?: number;
+    progressIntervalMs?: number;
+    retentionSweepMs?: number;
+    /** The sweep for jobs left waiting for their sender's authorisation (greenfix-app.ts). */
+    authorizeSweep?: { everyMs: number; strandedAfterMs: number };
+  };
 }
 
 export interface RunningApp {
@@ -145,7 +153,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     afterAnswer = createAfterAnswer((obj, msg) => o.log.warn(obj, msg));
     server = new Server({ Probot: Probot.defaults(probotOptions), host: o.host, port: String(o.port) as unknown as number, log: o.log });
     const workers = pool;
-    await server.load(greenfixApp({ queue: o.queue, metrics, afterAnswer, wake: () => workers?.wake(), ...(o.runPage ? { runPages: runPages(o, o.runPage.key) } : {}) }));
+    await server.load(greenfixApp({ queue: o.queue, metrics, afterAnswer, ...(t.authorizeSweep ? { sweep: t.authorizeSweep } : {}), wake: () => workers?.wake(), ...(o.runPage ? { runPages: runPages(o, o.runPage.key) } : {}) }));
     const http = await server.start();
     // In front of Probot's own request listener, before any request is read (no I/O has run
     // since `listen` called back: only promise continuations).

@@ -71,6 +71,8 @@ export interface HarnessOptions {
   cacheBytes?: number;
   /** One clock for the queue and the jobs (spend windows, backoff); default Date.now. */
   now?: () => number;
+  /** The sweep for jobs left waiting for their sender's authorisation; default the app's (a minute). */
+  authorizeSweep?: { everyMs: number; strandedAfterMs: number };
 }
 
 /**
@@ -138,7 +140,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     workerId: 'test-worker',
     wrap: noEffectWrappers,
     Octokit: options.Octokit ?? UNTHROTTLED_OCTOKIT,
-    timings: { leaseMs: 10_000, heartbeatMs: 500, pollMs: 50, progressIntervalMs: 0 },
+    timings: { leaseMs: 10_000, heartbeatMs: 500, pollMs: 50, progressIntervalMs: 0, ...(options.authorizeSweep ? { authorizeSweep: options.authorizeSweep } : {}) },
   });
   const cloneUrl = gitServer.url(`${state.owner}/${state.repo}.git`);
   const repository = {
