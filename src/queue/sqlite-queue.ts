@@ -51,7 +51,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
     reserve: async (l, reserveOptions) => reserve.reserve(l, reserveOptions),
     spentByInstallation: async (installationKey, since) => reserve.spentByInstallation(installationKey, since),
     spent: async (repoKey, since) => lease.spent(repoKey, since),
-    authorize: async (id, allowed) => authorizing.authorize(id, allowed),
+    authorize: (id, allowed) => authorizing.authorize(id, allowed),
     awaitingAuthorization: async (before, limit) => authorizing.awaiting(before, limit),
     cancel: async (subject, reason) => cancel.immediate(subject, reason),
     get: async (id) => read.get(id),
