@@ -43,7 +43,18 @@ export function createAuthorizeOps(ctx: SqliteContext): AuthorizeOps {
       }
     }),
   );
-  const authorize = groupCommit<readonly [string, boolean], AuthorizeResult>((items) => many.immediate(items));
+  // A decision lost in a power cut leaves its job 'authorizing', and the sweep decides it again
+  // (app/authorize-waiting.ts): no fsync of its own (WAL, synchronous=NORMAL for this commit only;
+  // the next FULL commit syncs it with its own). The webhook's enqueue keeps its fsync: it is what
+  // the answer promises.
+  const authorize = groupCommit<readonly [string, boolean], AuthorizeResult>((items) => {
+    db.pragma('synchronous = NORMAL');
+    try {
+      return many.immediate(items);
+    } finally {
+      db.pragma('synchronous = FULL');
+    }
+  });
   return {
     authorize: (id, allowed) => authorize([id, allowed] as const),
     awaiting: (before, limit) => awaiting.all(before, limit).map(rowToJob),
