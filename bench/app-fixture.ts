@@ -18,7 +18,7 @@ import { serveBenchGitHubOnThread } from './fake-github-thread.js';
 
 export const BENCH_SECRET = 'bench-secret';
 export const BENCH_INSTALLATION = 42;
-export const REPO_NAMES = ['widgets', 'gadgets'] as const;
+const REPO_NAMES = ['widgets', 'gadgets', 'gizmos', 'doohickeys'] as const;
 
 /** Everything an app under benchmark talks to: a fake GitHub, a git remote, two repositories. */
 export interface AppWorld {
@@ -32,17 +32,29 @@ export interface AppWorld {
   close(): Promise<void>;
 }
 
-/** `githubOnThread`: the fake GitHub on a worker thread (load bench); `state` is then only its starting copy. */
-export async function startAppWorld(options: { githubOnThread?: boolean } = {}): Promise<AppWorld> {
+export interface AppWorldOptions {
+  /** The fake GitHub on a worker thread (load bench); `state` is then only its starting copy. */
+  githubOnThread?: boolean;
+  /** Repositories (one job runs at a time in each); default 2, at most 4. */
+  repos?: number;
+  /** Roles besides octocat's admin (senders of the deliveries). */
+  roles?: Record<string, string>;
+  /** The collaborator-permission call answers this late (a slow GitHub API); default at once. */
+  permissionDelayMs?: number;
+}
+
+export async function startAppWorld(options: AppWorldOptions = {}): Promise<AppWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'gf-bench-app-'));
   chmodSync(dir, 0o755); // the sandbox's unprivileged uid must reach the worktrees below it
-  const start = { owner: 'bench-org', repo: REPO_NAMES[0], roles: { octocat: 'admin' } as FakeGitHubState['roles'] };
+  const names = REPO_NAMES.slice(0, options.repos ?? 2);
+  const start = { owner: 'bench-org', repo: REPO_NAMES[0], roles: { ...options.roles, octocat: 'admin' } as FakeGitHubState['roles'] };
   const state = newFakeGitHubState(start);
   const remotes = join(dir, 'remote');
-  for (const name of REPO_NAMES) await makeBareRepo(join(dir, `seed-${name}`), join(remotes, state.owner, `${name}.git`));
+  for (const name of names) await makeBareRepo(join(dir, `seed-${name}`), join(remotes, state.owner, `${name}.git`));
   const gitServer = await startGitHttpServer({ root: remotes, token: state.token });
-  const github = options.githubOnThread ? await serveBenchGitHubOnThread(start) : await serveBenchGitHub(state);
-  const repositories = REPO_NAMES.map((name, i) => ({
+  const fakeOptions = options.permissionDelayMs ? { permissionDelayMs: options.permissionDelayMs } : {};
+  const github = options.githubOnThread ? await serveBenchGitHubOnThread(start, fakeOptions) : await serveBenchGitHub(state, fakeOptions);
+  const repositories = names.map((name, i) => ({
     id: 5_000 + i,
     name,
     full_name: `${state.owner}/${name}`,
@@ -89,6 +101,8 @@ export interface BenchAppOptions {
   queue?: JobQueue;
   /** The dependency cache's cap (GREENFIX_CACHE_MB as bytes); absent = no cache. */
   cacheBytes?: number;
+  /** Jobs run at once (GREENFIX_CONCURRENCY); default 2. */
+  concurrency?: number;
 }
 
 export interface BenchApp {
@@ -120,7 +134,7 @@ export async function startBenchApp(world: AppWorld, name: string, o: BenchAppOp
     model: o.model,
     sandbox: o.sandbox,
     workdir: join(world.dir, `work-${name}`),
-    concurrency: 2,
+    concurrency: o.concurrency ?? 2,
     workerId: `bench-${name}`,
     wrap: noEffectWrappers,
     ...(o.throttled ? {} : { Octokit: UNTHROTTLED }),

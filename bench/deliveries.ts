@@ -14,14 +14,14 @@ export interface Answer {
 
 const TEMPLATE = examplePayload('issues', 'labeled') as Record<string, any>;
 
-/** `issues.labeled` on issue `number` of `repository` by an admin; `label` decides what greenfix does. */
-export function labeled(repository: Record<string, unknown>, number: number, label: string): Record<string, unknown> {
+/** `issues.labeled` on issue `number` of `repository` by `sender` (default octocat, an admin); `label` decides what greenfix does. */
+export function labeled(repository: Record<string, unknown>, number: number, label: string, sender = 'octocat'): Record<string, unknown> {
   const payload = structuredClone(TEMPLATE);
   Object.assign(payload, {
     repository,
     issue: { ...payload.issue, number, title: `Bench issue ${number}`, body: 'make test should pass', state: 'open', pull_request: undefined },
     label: { ...payload.label, name: label },
-    sender: { login: 'octocat', type: 'User', id: 1 },
+    sender: { login: sender, type: 'User', id: sender === 'octocat' ? 1 : 1_000 + sender.length },
   });
   return withInstallation(payload, BENCH_INSTALLATION);
 }

@@ -9,20 +9,32 @@ export interface FakeGitHubServer {
   close(): Promise<void>;
 }
 
+export interface FakeGitHubOptions {
+  /** The collaborator-permission call answers this late: a slow GitHub API (0: at once). */
+  permissionDelayMs?: number;
+}
+
+const PERMISSION = /\/collaborators\/[^/]+\/permission(\?|$)/;
+
 /**
  * The tests' stateful fake GitHub as a loopback HTTP server. Not test/support's
  * `serveFakeGitHub`: that module imports nock, and importing nock patches node:http and fetch
  * for the whole process, which would put nock's interceptor on every request being timed.
  */
-export async function serveBenchGitHub(state: FakeGitHubState): Promise<FakeGitHubServer> {
+export async function serveBenchGitHub(state: FakeGitHubState, options: FakeGitHubOptions = {}): Promise<FakeGitHubServer> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const r = routeFakeGitHub(state, req.method ?? 'GET', req.url ?? '/', text ? JSON.parse(text) : undefined, String(req.headers.accept ?? ''));
-      res.writeHead(r.status, { 'content-type': r.raw !== undefined ? 'text/plain' : 'application/json', ...r.headers });
-      res.end(r.raw ?? JSON.stringify(r.body ?? {}));
+      const answer = () => {
+        res.writeHead(r.status, { 'content-type': r.raw !== undefined ? 'text/plain' : 'application/json', ...r.headers });
+        res.end(r.raw ?? JSON.stringify(r.body ?? {}));
+      };
+      const delayMs = options.permissionDelayMs && PERMISSION.test(req.url ?? '') ? options.permissionDelayMs : 0;
+      if (delayMs > 0) setTimeout(answer, delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

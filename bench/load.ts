@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { ScriptedModel } from '../src/model/scripted-model.js';
 import { openBullmqQueue } from '../src/queue/bullmq-queue.js';
 import { openSqliteQueue } from '../src/queue/sqlite-queue.js';
@@ -9,7 +8,8 @@ import type { Sandbox } from '../src/sandbox/types.js';
 import { subjectKey } from '../src/triggers/types.js';
 import { startAppWorld, startBenchApp, type AppWorld } from './app-fixture.js';
 import { deliverConcurrently, labeled, latencyStats, type Delivery, type LatencyStats } from './deliveries.js';
-import { sendPaced, type PacedRun } from './paced-sender.js';
+import { sendPaced } from './paced-sender.js';
+import { sendPacedOnThread } from './paced-sender-thread.js';
 
 export interface LoadVariant {
   queue: 'SQLite' | 'Redis';
@@ -90,7 +90,7 @@ async function variant(world: AppWorld, o: LoadOptions, name: LoadVariant['queue
     await deliverConcurrently(app.webhookUrl, warm, 10);
     const before = total(await queue.counts());
     const sent = schedule(world, name, count);
-    const run = o.threads === false ? await sendPaced(app.webhookUrl, sent, perSecond) : await sendOnThread(app.webhookUrl, sent, perSecond);
+    const run = o.threads === false ? await sendPaced(app.webhookUrl, sent, perSecond) : await sendPacedOnThread(app.webhookUrl, sent, perSecond);
     const distinct = [...new Set(sent)];
     const jobs = total(await queue.counts()) - before;
     const found = { lost: 0, doubled: 0, mismatched: 0 };
@@ -121,17 +121,6 @@ function schedule(world: AppWorld, tag: string, count: number): Delivery[] {
     else sent.push(sent[i % 20 === 9 ? i - 1 : Math.floor(i / 2)]!);
   }
   return sent;
-}
-
-/** The sender on a worker thread: the server's event loop (this thread) cannot delay the sends. */
-function sendOnThread(url: string, deliveries: Delivery[], perSecond: number): Promise<PacedRun> {
-  const worker = new Worker(new URL('./load-sender-worker.js', import.meta.url), { workerData: { url, deliveries, perSecond } });
-  return new Promise((resolve, reject) => {
-    let result: PacedRun | undefined;
-    worker.once('message', (message: PacedRun) => (result = message));
-    worker.once('error', reject);
-    worker.once('exit', (code) => (result ? resolve(result) : reject(new Error(`load sender exited with ${code} before answering`))));
-  });
 }
 
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);

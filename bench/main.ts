@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 import { generateKeyPairSync } from 'node:crypto';
+import { benchAckUnderJobs } from './ack-under-jobs.js';
 import { benchCleanRoom } from './clean-room.js';
 import { benchContextTokens } from './context-tokens.js';
 import { benchDepCacheSetup } from './dep-cache-setup.js';
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
   }
   log('webhook acknowledgement (idle, 2 jobs running, 1,000-delivery burst)…');
   const webhookAck = await benchWebhookAck({ sandbox });
+  log('webhook ack at 200 deliveries/s for 5 s, none then four jobs running, GitHub answering the permission call 300 ms late…');
+  const ackUnderJobs = await benchAckUnderJobs({ sandbox });
   log('dependency cache: jest from registry.npmjs.org, cold vs warm npm cache vs restored…');
   const depCache = await benchDepCacheSetup({ sandbox, log });
   log('clean-room gate: a dayjs-sized repository (1,100 tracked files) with jest from the registry, cold npm ci vs the gate\'s own overhead…');
@@ -62,7 +65,7 @@ async function main(): Promise<void> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
   const serveRss = await benchServeIdleRss({ env: process.env, privateKey });
   const serveBusyRss = await benchServeBusyRss({ env: process.env });
-  const results: BenchResults = { contextTokens, prefixCache, treeHash, stepOverhead, sandboxCommand, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, load, depCache, cleanRoom, fixRss, serveRss, labelToModel, serveBusyRss };
+  const results: BenchResults = { contextTokens, prefixCache, treeHash, stepOverhead, sandboxCommand, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, ackUnderJobs, load, depCache, cleanRoom, fixRss, serveRss, labelToModel, serveBusyRss };
   process.stdout.write(`${formatTable(results)}\n`);
   process.stdout.write(`${JSON.stringify(results)}\n`);
 }

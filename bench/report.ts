@@ -14,7 +14,8 @@ import type { SandboxCommandBench } from './sandbox-command.js';
 import type { StepOverheadBench } from './step-overhead.js';
 import type { TreeHashBench } from './tree-hash.js';
 import type { WebhookAckBench } from './webhook-ack.js';
-import { webhookAckRows } from './webhook-ack-rows.js';
+import { ackUnderJobsRows, webhookAckRows } from './webhook-ack-rows.js';
+import type { AckUnderJobsBench } from './ack-under-jobs.js';
 
 export interface BenchResults {
   contextTokens: ContextTokensBench;
@@ -24,6 +25,8 @@ export interface BenchResults {
   promptSize: PromptSizeBench;
   queueThroughput: QueueThroughputBench;
   webhookAck: WebhookAckBench;
+  /** Issue 26: the ack at 200/s with four jobs running against none, GitHub's permission call slow. */
+  ackUnderJobs?: AckUnderJobsBench;
   load: LoadBench;
   /** Issue 23: tokens sent and the stable-prefix share, the request before and after. */
   prefixCache?: PrefixCacheBench;
@@ -62,6 +65,7 @@ export function formatTable(r: BenchResults): string {
   rows.push(...queueThroughputRows(r.queueThroughput));
   rows.push(...queueRedisRows(r.queueThroughput));
   rows.push(...webhookAckRows(r.webhookAck));
+  if (r.ackUnderJobs) rows.push(...ackUnderJobsRows(r.ackUnderJobs));
   rows.push(...loadRows(r.load));
   rows.push(...depCacheRows(r.depCache, r.fixRss, r.serveRss, r.labelToModel, r.serveBusyRss));
   if (r.cleanRoom) rows.push(...cleanRoomRows(r.cleanRoom));

@@ -4,6 +4,7 @@ import type { ChatModel } from '../src/model/types.js';
 import type { Sandbox } from '../src/sandbox/types.js';
 import { subjectKey } from '../src/triggers/types.js';
 import { startAppWorld, startBenchApp, type AppWorld, type BenchApp } from './app-fixture.js';
+import { until } from './until.js';
 import { deliverConcurrently, deliverSequentially, labeled, latencyStats, type Delivery, type LatencyStats } from './deliveries.js';
 
 export interface WebhookAckBench {
@@ -126,12 +127,3 @@ async function duplicateBurst(world: AppWorld, b: BenchApp, count: number, conne
 }
 
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
-
-/** Bounded wait for work running elsewhere (the workers) to reach a state. */
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`webhook bench: timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

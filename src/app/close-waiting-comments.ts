@@ -2,7 +2,7 @@ import { newJobReport } from '../github/report.js';
 import { renderStatusComment } from '../github/render-status-comment.js';
 import { statusMarker } from '../github/status-marker.js';
 import type { GitHost } from '../github/types.js';
-import type { Job } from '../queue/types.js';
+import type { Job, JobQueue } from '../queue/types.js';
 
 /**
  * Jobs cancelled while queued after they had run once (waiting for a spend cap or a PR limit, or
@@ -16,4 +16,10 @@ export async function closeWaitingComments(host: GitHost, jobs: readonly Job[], 
     const marker = statusMarker(job.id);
     await host.editMarkedComment(job.request.number, marker, `${marker}\n${renderStatusComment(report)}`);
   }
+}
+
+/** The jobs a newer request superseded (ids from the queue): their waiting comments say so. */
+export async function closeSupersededComments(host: GitHost, queue: Pick<JobQueue, 'get'>, ids: readonly string[], number: number): Promise<void> {
+  const jobs = (await Promise.all(ids.map((id) => queue.get(id)))).filter((job): job is Job => job !== null);
+  await closeWaitingComments(host, jobs, `A newer request for #${number} replaced it.`);
 }

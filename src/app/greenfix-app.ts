@@ -1,7 +1,10 @@
 import type { ApplicationFunction, Context, Probot } from 'probot';
 import { createGitHost } from '../github/octokit-host.js';
 import type { JobQueue } from '../queue/types.js';
+import { createAfterAnswer, type AfterAnswer } from './after-answer.js';
+import { authorizeWaiting, type AuthorizeWaitingDeps } from './authorize-waiting.js';
 import { handleWebhook } from './handle-webhook.js';
+import { createPermissionCache, type PermissionCache } from './permission-cache.js';
 import { deliveryLogger } from './logger-context.js';
 import { createHttpRoutes } from './http-routes.js';
 import { createRunPageRoute, type RunPageRouteDeps } from './run-page-route.js';
@@ -20,6 +23,12 @@ export interface AppDeps {
   refusals?: RefusalLimiter;
   /** The signed run pages (`/runs/<job id>`); absent = not served. */
   runPages?: RunPageRouteDeps;
+  /** Where work after a delivery's answer runs (the caller waits for it on stop); default one of its own. */
+  afterAnswer?: AfterAnswer;
+  /** Senders' permissions; default 60 s, in this process's memory. */
+  permissions?: PermissionCache;
+  /** The sweep for jobs left 'authorizing': how often a delivery may start one, and how old a job must be. */
+  sweep?: { everyMs: number; strandedAfterMs: number };
 }
 
 /** The events greenfix listens to (app.yml subscribes to the same). */
@@ -36,6 +45,20 @@ export const EVENTS = [
 ] as const;
 
 /**
+ * Events that change who may ask greenfix for work: a cached permission of the login they name is
+ * forgotten. app.yml does not subscribe to them: GitHub sends them only to an app with the
+ * organization "Members" permission, which greenfix does not ask for (docs/decisions.md,
+ * "Authorising after the answer"); an operator who grants it and subscribes gets them handled.
+ */
+export const MEMBER_EVENTS = ['member', 'membership', 'organization.member_removed', 'organization.member_added'] as const;
+
+/**
+ * At most one sweep a minute, started by a delivery (after its answer), for jobs left 'authorizing'
+ * for 30 s: taken to be a stopped receiver's, or one whose permission check failed.
+ */
+const DEFAULT_SWEEP = { everyMs: 60_000, strandedAfterMs: 30_000 };
+
+/**
  * The Probot app: `/healthz`, `/metrics`, and one handler for every event, which decides,
  * records and acknowledges, and leaves the work to the queue's workers.
  */
@@ -48,16 +71,47 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
     const identity = memoize(() => appIdentity(app));
     const refusals = deps.refusals ?? createRefusalLimiter();
     const tokens = createRepoTokens({ now: Date.now });
+    const afterAnswer = deps.afterAnswer ?? createAfterAnswer((obj, msg) => app.log.warn(obj, msg));
+    const permissions = deps.permissions ?? createPermissionCache({ now: Date.now });
+    const sweepDeps: AuthorizeWaitingDeps = {
+      queue: deps.queue,
+      permissions,
+      refusals,
+      afterAnswer,
+      wake: deps.wake,
+      log: app.log,
+      hostFor: async (request) => {
+        const installation = await app.auth(request.installationId);
+        return createGitHost(scopedOctokit(installation, tokens.repo(installation, request.installationId, request.repo.id)), { owner: request.repo.owner, repo: request.repo.name });
+      },
+    };
+    // At start, every job left waiting is a stopped receiver's: decide them all now. Then at most
+    // one sweep a minute, started by a delivery, for those stranded since (another receiver's, or
+    // a failed check's).
+    const sweep = deps.sweep ?? DEFAULT_SWEEP;
+    let lastSweep = Date.now();
+    afterAnswer.run('authorising jobs left waiting', () => authorizeWaiting(sweepDeps, Number.MAX_SAFE_INTEGER));
+    const sweepNowAndThen = () => {
+      const now = Date.now();
+      if (now - lastSweep < sweep.everyMs) return;
+      lastSweep = now;
+      afterAnswer.run('authorising jobs left waiting', () => authorizeWaiting(sweepDeps, now - sweep.strandedAfterMs));
+    };
+    app.on([...MEMBER_EVENTS], async (context) => {
+      const { login, repoId } = memberOf(context.payload);
+      if (login) permissions.forget(login, context.name === 'member' ? repoId : undefined);
+    });
     app.on([...EVENTS], async (context) => {
       const started = performance.now();
       const log = deliveryLogger(context.log, context.id, context.payload.repository?.full_name).child({ event: context.name });
       try {
         const { result, detail } = await handleWebhook(
           { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(repoClient(context, tokens), context.repo()), readConfig: () => readConfig(context, tokens) },
-          { queue: deps.queue, identity, wake: deps.wake, refusals, log },
+          { queue: deps.queue, identity, wake: deps.wake, refusals, permissions, afterAnswer, log },
         );
         log.info({ result, detail }, `webhook ${result}`);
         deps.metrics.webhook(context.name, result, (performance.now() - started) / 1000);
+        sweepNowAndThen();
       } catch (error) {
         deps.metrics.webhook(context.name, 'error', (performance.now() - started) / 1000);
         log.error({ err: error }, 'webhook handling failed; GitHub will show the delivery as failed and it can be redelivered');
@@ -81,6 +135,14 @@ async function readConfig(context: Context, tokens: RepoTokens): Promise<unknown
   const ids = payloadIds(context);
   if (!ids) return context.config('greenfix.yml');
   return readConfigFile(scopedOctokit(context.octokit, tokens.config(context.octokit, ids.installationId)), context.repo());
+}
+
+/** The login a member event is about (`member`: a collaborator; `membership`/`organization`: an org or team member) and its repository. */
+function memberOf(payload: unknown): { login: string | null; repoId: number | undefined } {
+  const p = payload as { member?: { login?: unknown }; membership?: { user?: { login?: unknown } | null }; repository?: { id?: unknown } };
+  const login = p.member?.login ?? p.membership?.user?.login;
+  const repoId = p.repository?.id;
+  return { login: typeof login === 'string' ? login : null, repoId: typeof repoId === 'number' ? repoId : undefined };
 }
 
 function payloadIds(context: Context): { installationId: number; repositoryId: number } | null {

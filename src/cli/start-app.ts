@@ -2,6 +2,7 @@ import type { SetupSecretGrant } from '../config/setup-secrets.js';
 import { join } from 'node:path';
 import { Probot, Server, type ProbotOctokit } from 'probot';
 import type { Logger } from 'pino';
+import { createAfterAnswer, type AfterAnswer } from '../app/after-answer.js';
 import { greenfixApp } from '../app/greenfix-app.js';
 import { jobLogger } from '../app/logger-context.js';
 import { limitWebhookBodies } from '../app/webhook-body-limit.js';
@@ -79,7 +80,15 @@ export interface AppOptions {
   /** The jobs' clock (spend windows, reports), the same as the queue's; default Date.now. Tests inject one. */
   now?: () => number;
   /** Lease/heartbeat/poll timings; defaults suit production. */
-  timings?: { leaseMs?: number; heartbeatMs?: number; pollMs?: number; progressIntervalMs?: number; retentionSweepMs?: number };
+  timings?: {
+    leaseMs?: number;
+    heartbeatMs?: number;
+    pollMs?: number;
+    progressIntervalMs?: number;
+    retentionSweepMs?: number;
+    /** The sweep for jobs left waiting for their sender's authorisation (greenfix-app.ts). */
+    authorizeSweep?: { everyMs: number; strandedAfterMs: number };
+  };
 }
 
 export interface RunningApp {
@@ -89,6 +98,8 @@ export interface RunningApp {
   /** The job-directory sweep of a worker process; null for a receiver. */
   retention: RetentionTimer | null;
   metrics: Metrics;
+  /** What the webhook handler does after its answers (authorising senders, reactions); null for a worker-only process. */
+  afterAnswer: AfterAnswer | null;
   stop(graceMs: number): Promise<void>;
 }
 
@@ -140,10 +151,12 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
   }
   let server: Server | null = null;
   let url: string | null = null;
+  let afterAnswer: AfterAnswer | null = null;
   if (o.role !== 'worker') {
+    afterAnswer = createAfterAnswer((obj, msg) => o.log.warn(obj, msg));
     server = new Server({ Probot: Probot.defaults(probotOptions), host: o.host, port: String(o.port) as unknown as number, log: o.log });
     const workers = pool;
-    await server.load(greenfixApp({ queue: o.queue, metrics, wake: () => workers?.wake(), ...(o.runPage ? { runPages: runPages(o, o.runPage.key) } : {}) }));
+    await server.load(greenfixApp({ queue: o.queue, metrics, afterAnswer, ...(t.authorizeSweep ? { sweep: t.authorizeSweep } : {}), wake: () => workers?.wake(), ...(o.runPage ? { runPages: runPages(o, o.runPage.key) } : {}) }));
     const http = await server.start();
     // In front of Probot's own request listener, before any request is read (no I/O has run
     // since `listen` called back: only promise continuations).
@@ -159,9 +172,11 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     pool,
     retention,
     metrics,
+    afterAnswer,
     async stop(graceMs) {
       await retention?.stop();
       await server?.stop();
+      await afterAnswer?.idle();
       await pool?.stop({ graceMs });
     },
   };

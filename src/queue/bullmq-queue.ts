@@ -76,7 +76,7 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
       const id = jobIdForDelivery(enqueueOptions.deliveryId);
       const subject = subjectKey(request.repo, request.number);
       const [created, hash, superseded, pending] = (await run('gfEnqueue', id, enqueueOptions.deliveryId, enqueueOptions.dedupeKey ?? '',
-        subject, String(request.repo.id), JSON.stringify(request), maxAttempts, String(request.installationId))) as [number, unknown, string[], number];
+        subject, String(request.repo.id), JSON.stringify(request), maxAttempts, String(request.installationId), enqueueOptions.authorize ?? '')) as [number, unknown, string[], number];
       const job = hashToJob(hash);
       // Until BullMQ confirms the add, the record says pending: a redelivery or, after a while, a claim adds it.
       if (pending === 1) await addToBullmq(job.id, job.request);
@@ -120,6 +120,13 @@ export async function openBullmqQueue(options: BullmqQueueOptions): Promise<JobQ
       held(lease, await run('gfMarkCancelled', lease.jobId, lease.token, spendArg(spendUsd)));
       await dispatch.fail(lease.jobId, lease.token, 'cancelled');
     },
+    async authorize(id, allowed) {
+      const [changed, hash, superseded, pending] = (await run('gfAuthorize', id, allowed ? 1 : 0)) as [number, unknown[], string[], number];
+      const job = hash.length > 0 ? hashToJob(hash) : null;
+      if (job && pending === 1) await addToBullmq(job.id, job.request);
+      return { job, changed: changed === 1, superseded };
+    },
+    awaitingAuthorization: async (before, limit) => ((await run('gfAwaiting', before, limit)) as unknown[]).map(hashToJob),
     cancel: async (subject, reason) => ((await run('gfCancel', subject, reason)) as unknown[]).map(hashToJob),
     get: reads.get,
     listBySubject: reads.listBySubject,

@@ -9,7 +9,8 @@ import { RECORD_PRELUDE } from './bullmq-record-prelude.js';
  * enqueue: a known delivery (the job id is derived from it) or dedupe key returns the existing
  * job; otherwise supersede the subject's active jobs and insert, marked pending until the caller
  * confirms BullMQ has the job. ARGV: id, deliveryId, dedupeKey ('' = none), subject, repoKey,
- * request, maxAttempts, installationKey. Returns { created (0|1), job hash, superseded ids, pending (0|1) }.
+ * request, maxAttempts, installationKey, authorize mode ('' = none: queued at once; else
+ * 'authorizing', not pending, superseding nothing). Returns { created (0|1), job hash, superseded ids, pending (0|1) }.
  */
 export const ENQUEUE_LUA = `${RECORD_PRELUDE}
 local id, deliveryId, dedupeKey, subject = ARGV[4], ARGV[5], ARGV[6], ARGV[7]
@@ -21,19 +22,59 @@ if dedupeKey ~= '' then
   local other = redis.call('HGET', P .. ':dedupe', dedupeKey)
   if other then return existing(other) end
 end
-local superseded = cancelSubject(subject, 'superseded by job ' .. id)
+local mode = ARGV[12]
+local state = mode == '' and 'queued' or 'authorizing'
+-- A job still to be authorised supersedes nothing: gfAuthorize does that once it lets it in.
+local superseded = mode == '' and cancelSubject(subject, 'superseded by job ' .. id) or {}
 local seq = redis.call('INCR', P .. ':seq')
 redis.call('HSET', jk(id), 'seq', seq, 'id', id, 'delivery_id', deliveryId, 'subject', subject,
-  'repo_key', ARGV[8], 'request', ARGV[9], 'state', 'queued', 'attempts', 0, 'max_attempts', ARGV[10],
+  'repo_key', ARGV[8], 'request', ARGV[9], 'state', state, 'attempts', 0, 'max_attempts', ARGV[10],
   'run_after', NOW, 'created_at', NOW, 'updated_at', NOW, 'installation_key', ARGV[11])
 if dedupeKey ~= '' then
   redis.call('HSET', jk(id), 'dedupe_key', dedupeKey)
   redis.call('HSET', P .. ':dedupe', dedupeKey, id)
 end
-redis.call('HINCRBY', P .. ':counts', 'queued', 1)
+redis.call('HINCRBY', P .. ':counts', state, 1)
 redis.call('ZADD', P .. ':subject:' .. subject, seq, id)
+if mode ~= '' then
+  redis.call('HSET', jk(id), 'authorize', mode)
+  redis.call('ZADD', P .. ':authorizing', NOW, id)
+  return { 1, dump(id), {}, 0 }
+end
 redis.call('ZADD', P .. ':pending', NOW, id)
 return { 1, dump(id), superseded, 1 }
+`;
+
+/**
+ * authorize: decides an 'authorizing' job (JobQueue.authorize). ARGV: id, allowed (1|0). Allowed:
+ * 'queued' and pending until the caller confirms BullMQ has it, the older active jobs of its
+ * subject superseded (a newer one cancelled it already, so it is not 'authorizing'). Refused:
+ * removed with its subject entry and dedupe key. Returns { changed (0|1), job hash ({} if
+ * unknown), superseded ids, pending (0|1) }.
+ */
+export const AUTHORIZE_LUA = `${RECORD_PRELUDE}
+local id, allowed = ARGV[4], ARGV[5] == '1'
+if redis.call('EXISTS', jk(id)) == 0 then return { 0, {}, {}, 0 } end
+if get(id, 'state') ~= 'authorizing' then return { 0, dump(id), {}, 0 } end
+redis.call('ZREM', P .. ':authorizing', id)
+local subject, seq = get(id, 'subject'), num(id, 'seq')
+if not allowed then
+  local job, key = dump(id), get(id, 'dedupe_key')
+  if key and redis.call('HGET', P .. ':dedupe', key) == id then redis.call('HDEL', P .. ':dedupe', key) end
+  redis.call('ZREM', P .. ':subject:' .. subject, id)
+  redis.call('HINCRBY', P .. ':counts', 'authorizing', -1)
+  redis.call('DEL', jk(id))
+  return { 1, job, {}, 0 }
+end
+local superseded = cancelSubject(subject, 'superseded by job ' .. id, seq)
+move(id, 'authorizing', 'queued')
+redis.call('ZADD', P .. ':pending', NOW, id)
+return { 1, dump(id), superseded, 1 }
+`;
+
+/** awaiting: up to ARGV[5] authorizing jobs enqueued before ARGV[4], oldest first. Returns their hashes. */
+export const AWAITING_LUA = `${RECORD_PRELUDE}
+return dumpAll(redis.call('ZRANGEBYSCORE', P .. ':authorizing', '-inf', '(' .. ARGV[4], 'LIMIT', 0, tonumber(ARGV[5])))
 `;
 
 /** cancel(subject, reason). ARGV: subject, reason. Returns the affected job hashes. */

@@ -11,7 +11,8 @@
  * (id of the job holding the repository), `spend:usd` (hash id → the job's spend), `spend:<repo>` and
  * `spend-installation:<installation>` (zsets id → when its spend was recorded), `parked:<repo>` (set: jobs waiting for the gate), `due`
  * (zset id → when BullMQ should hand it out again: backoff and parked jobs), `pending` (zset id →
- * enqueued but not yet confirmed added to BullMQ), `finished` (zset id → when it finished, for
+ * enqueued but not yet confirmed added to BullMQ), `authorizing` (zset id → when enqueued, jobs
+ * waiting for their sender's authorisation), `finished` (zset id → when it finished, for
  * prune), `subject:<s>` (zset id → seq), `dedupe` (hash), `counts` (hash state → n), `notes` (zset
  * key → when first noted), `seq` (counter).
  */
@@ -44,7 +45,7 @@ local function move(id, from, to)
     redis.call('HDEL', jk(id), 'lease_token', 'lease_owner', 'reserved_usd')
     freeRepo(id)
   end
-  if to ~= 'queued' and to ~= 'running' then redis.call('ZADD', P .. ':finished', NOW, id) end
+  if to ~= 'queued' and to ~= 'running' and to ~= 'authorizing' then redis.call('ZADD', P .. ':finished', NOW, id) end
 end
 
 -- A running job whose lease lapsed (BullMQ's lock is gone, or its worker is known to be gone):
@@ -64,16 +65,21 @@ local function held(id, token)
   return get(id, 'state') == 'running' and get(id, 'lease_token') == token and locked(id)
 end
 
--- Queued jobs end cancelled (BullMQ drops them when it hands them out); running ones are flagged
--- (the first reason is kept), or end cancelled when their lease lapsed. Returns the ids affected.
-local function cancelSubject(subject, reason)
+-- Queued (and authorizing) jobs end cancelled (BullMQ drops them when it hands them out); running
+-- ones are flagged (the first reason is kept), or end cancelled when their lease lapsed. Only jobs
+-- enqueued before seq \`below\` when given. Returns the ids affected.
+local function cancelSubject(subject, reason, below)
   local out = {}
-  for _, id in ipairs(redis.call('ZRANGE', P .. ':subject:' .. subject, 0, -1)) do
+  local upto = below and ('(' .. below) or '+inf'
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. ':subject:' .. subject, '-inf', upto)) do
     local state = get(id, 'state')
-    if state == 'queued' or state == 'running' then
+    if state == 'queued' or state == 'running' or state == 'authorizing' then
       redis.call('HSETNX', jk(id), 'cancel_reason', reason)
       redis.call('HSET', jk(id), 'updated_at', NOW)
-      if state == 'queued' then move(id, 'queued', 'cancelled')
+      if state == 'authorizing' then
+        redis.call('ZREM', P .. ':authorizing', id)
+        move(id, 'authorizing', 'cancelled')
+      elseif state == 'queued' then move(id, 'queued', 'cancelled')
       elseif not locked(id) then move(id, 'running', 'cancelled') end
       table.insert(out, id)
     end

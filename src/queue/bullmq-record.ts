@@ -1,10 +1,12 @@
 import type { Redis } from 'ioredis';
 import { HEARTBEAT_LUA, COMPLETE_LUA, DEFER_LUA, FAIL_LUA, MARK_CANCELLED_LUA, RELEASE_LUA, RESERVE_LUA, SPENT_LUA } from './bullmq-lease-lua.js';
-import { ABANDON_LUA, ADMIT_LUA, CANCEL_LUA, DUE_LUA, ENQUEUE_LUA, PRUNE_LUA, STRANDED_LUA, SWEEP_LUA } from './bullmq-record-lua.js';
+import { ABANDON_LUA, ADMIT_LUA, AUTHORIZE_LUA, AWAITING_LUA, CANCEL_LUA, DUE_LUA, ENQUEUE_LUA, PRUNE_LUA, STRANDED_LUA, SWEEP_LUA } from './bullmq-record-lua.js';
 
 const SCRIPTS = {
   gfEnqueue: ENQUEUE_LUA,
   gfCancel: CANCEL_LUA,
+  gfAuthorize: AUTHORIZE_LUA,
+  gfAwaiting: AWAITING_LUA,
   gfAdmit: ADMIT_LUA,
   gfSweep: SWEEP_LUA,
   gfAbandon: ABANDON_LUA,

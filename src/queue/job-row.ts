@@ -24,9 +24,11 @@ export interface JobRow {
   lease_token: string | null;
   lease_owner: string | null;
   lease_until: number | null;
+  authorize: string | null;
 }
 
-const stateSchema = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
+const stateSchema = z.enum(['authorizing', 'queued', 'running', 'succeeded', 'failed', 'cancelled']);
+const authorizeSchema = z.enum(['refusal', 'outsider', 'quiet']).nullable();
 
 /** Maps a row to a Job, validating the JSON columns: a damaged row fails loudly, naming the job. */
 export function rowToJob(row: JobRow): Job {
@@ -34,6 +36,8 @@ export function rowToJob(row: JobRow): Job {
   if (!state.success) throw new CorruptJobError(row.id, `unknown state ${JSON.stringify(row.state)}`);
   const request = jobRequestSchema.safeParse(parseJson(row.id, 'request', row.request));
   if (!request.success) throw new CorruptJobError(row.id, `request: ${z.prettifyError(request.error)}`);
+  const authorize = authorizeSchema.safeParse(row.authorize ?? null);
+  if (!authorize.success) throw new CorruptJobError(row.id, `unknown authorize mode ${JSON.stringify(row.authorize)}`);
   return {
     id: row.id,
     deliveryId: row.delivery_id,
@@ -50,6 +54,7 @@ export function rowToJob(row: JobRow): Job {
     cancelReason: row.cancel_reason,
     error: row.error,
     result: row.result === null ? null : parseJson(row.id, 'result', row.result),
+    authorize: authorize.data,
   };
 }
 

@@ -1,11 +1,11 @@
 import type { Redis } from 'ioredis';
 import { hashToJob } from './redis-row.js';
-import type { Job, JobState } from './types.js';
+import type { CountedState, Job } from './types.js';
 
 export interface RedisReads {
   get(id: string): Promise<Job | null>;
   listBySubject(subject: string): Promise<Job[]>;
-  counts(): Promise<Record<JobState, number>>;
+  counts(): Promise<Record<CountedState, number>>;
   noteOnce(key: string): Promise<boolean>;
 }
 
@@ -30,8 +30,9 @@ export function createRedisReads(redis: Redis, prefix: string, now: () => number
     },
     async counts() {
       const stored = await redis.hgetall(`${prefix}:counts`);
-      const counts: Record<JobState, number> = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
-      for (const state of Object.keys(counts) as JobState[]) counts[state] = Number(stored[state] ?? 0);
+      const counts: Record<CountedState, number> = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
+      for (const state of Object.keys(counts) as CountedState[]) counts[state] = Number(stored[state] ?? 0);
+      counts.queued += Number(stored.authorizing ?? 0);
       return counts;
     },
     noteOnce: async (key) => (await redis.zadd(`${prefix}:notes`, 'NX', now(), key)) === 1,

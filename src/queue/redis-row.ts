@@ -36,5 +36,6 @@ export function hashToRow(flat: unknown): JobRow {
     lease_token: text('lease_token'),
     lease_owner: text('lease_owner'),
     lease_until: h.has('lease_until') ? int('lease_until') : null,
+    authorize: text('authorize'),
   };
 }

@@ -3,11 +3,13 @@ import { subjectKey, type JobRequest } from '../triggers/types.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { groupCommit } from './group-commit.js';
 import { rowToJob, type JobRow } from './job-row.js';
-import { CLEAR_LEASE, createClaim, createLeaseOps, type SqliteContext } from './sqlite-lease.js';
+import { createClaim, createLeaseOps, type SqliteContext } from './sqlite-lease.js';
 import { createPullRequestOps } from './sqlite-pull-requests.js';
 import { createReserve } from './sqlite-reserve.js';
 import { openQueueDatabase } from './sqlite-schema.js';
-import type { EnqueueOptions, EnqueueResult, Job, JobQueue, JobState } from './types.js';
+import { createAuthorizeOps } from './sqlite-authorize.js';
+import { createCancelSubject } from './sqlite-cancel.js';
+import type { CountedState, EnqueueOptions, EnqueueResult, Job, JobQueue, JobState } from './types.js';
 
 export interface SqliteQueueOptions {
   /** Database file (GREENFIX_DB), created 0600 with its directory; `:memory:` for a private throwaway queue. */
@@ -35,6 +37,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
   const abandon = createAbandon(ctx);
   const prune = createPrune(ctx);
   const pulls = createPullRequestOps(ctx);
+  const authorizing = createAuthorizeOps(ctx);
   // async so a thrown error (LeaseLostError, CorruptJobError) arrives as a rejection, like the Redis queue's.
   return {
     enqueue: (request, enqueueOptions) => enqueue([request, enqueueOptions] as const),
@@ -48,6 +51,8 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
     reserve: async (l, reserveOptions) => reserve.reserve(l, reserveOptions),
     spentByInstallation: async (installationKey, since) => reserve.spentByInstallation(installationKey, since),
     spent: async (repoKey, since) => lease.spent(repoKey, since),
+    authorize: (id, allowed) => authorizing.authorize(id, allowed),
+    awaitingAuthorization: async (before, limit) => authorizing.awaiting(before, limit),
     cancel: async (subject, reason) => cancel.immediate(subject, reason),
     get: async (id) => read.get(id),
     listBySubject: async (subject) => read.listBySubject(subject),
@@ -79,8 +84,8 @@ function createEnqueueOne(ctx: SqliteContext) {
     'SELECT * FROM jobs WHERE delivery_id = @deliveryId OR dedupe_key = @dedupeKey ORDER BY seq LIMIT 1',
   );
   const insert = db.prepare<Record<string, string | number | null>, JobRow>(
-    `INSERT INTO jobs (id, delivery_id, dedupe_key, subject, repo_key, installation_key, request, state, attempts, max_attempts, run_after, created_at, updated_at)
-     VALUES (@id, @deliveryId, @dedupeKey, @subject, @repoKey, @installationKey, @request, 'queued', 0, @maxAttempts, @now, @now, @now)
+    `INSERT INTO jobs (id, delivery_id, dedupe_key, subject, repo_key, installation_key, request, state, attempts, max_attempts, run_after, created_at, updated_at, authorize)
+     VALUES (@id, @deliveryId, @dedupeKey, @subject, @repoKey, @installationKey, @request, @state, 0, @maxAttempts, @now, @now, @now, @authorize)
      RETURNING *`,
   );
   const enqueue = db.transaction((request: JobRequest, options: EnqueueOptions): EnqueueResult => {
@@ -91,7 +96,8 @@ function createEnqueueOne(ctx: SqliteContext) {
     if (existing) return { job: rowToJob(existing), created: false, superseded: [] };
     const id = randomUUID();
     const subject = subjectKey(request.repo, request.number);
-    const superseded = cancelSubject(subject, `superseded by job ${id}`).map((job) => job.id);
+    // A job still to be authorised supersedes nothing: `authorize` does that once it lets it in.
+    const superseded = options.authorize ? [] : cancelSubject(subject, `superseded by job ${id}`).map((job) => job.id);
     const row = insert.get({
       id,
       deliveryId: options.deliveryId,
@@ -102,6 +108,8 @@ function createEnqueueOne(ctx: SqliteContext) {
       request: JSON.stringify(request),
       maxAttempts,
       now: ctx.now(),
+      state: options.authorize ? 'authorizing' : 'queued',
+      authorize: options.authorize ?? null,
     });
     return { job: rowToJob(row!), created: true, superseded };
   });
@@ -128,34 +136,10 @@ function createEnqueueMany(ctx: SqliteContext): (items: ReadonlyArray<readonly [
   return (items) => many.immediate(items);
 }
 
-/**
- * Cancels what is active for a subject; call inside a write transaction. Queued jobs, and running
- * ones whose lease expired (nobody is working on them), end 'cancelled' at once. A running job with
- * a live lease is only flagged: its worker learns it from the next heartbeat and stops it. The first
- * reason given is kept.
- */
-function createCancelSubject(ctx: SqliteContext): (subject: string, reason: string) => Job[] {
-  const end = ctx.db.prepare<{ subject: string; reason: string; now: number }, JobRow>(
-    `UPDATE jobs SET state = 'cancelled', cancel_reason = COALESCE(cancel_reason, @reason), updated_at = @now, ${CLEAR_LEASE}
-     WHERE subject = @subject AND (state = 'queued' OR (state = 'running' AND lease_until <= @now))
-     RETURNING *`,
-  );
-  const flag = ctx.db.prepare<{ subject: string; reason: string; now: number }, JobRow>(
-    `UPDATE jobs SET cancel_reason = COALESCE(cancel_reason, @reason), updated_at = @now
-     WHERE subject = @subject AND state = 'running' AND lease_until > @now
-     RETURNING *`,
-  );
-  return (subject, reason) => {
-    const params = { subject, reason, now: ctx.now() };
-    const rows = [...end.all(params), ...flag.all(params)];
-    return rows.sort((a, b) => a.seq - b.seq).map(rowToJob);
-  };
-}
-
 interface ReadOps {
   get(id: string): Job | null;
   listBySubject(subject: string): Job[];
-  counts(): Record<JobState, number>;
+  counts(): Record<CountedState, number>;
   noteOnce(key: string): boolean;
 }
 
@@ -173,8 +157,8 @@ function createReadOps(ctx: SqliteContext): ReadOps {
     },
     listBySubject: (subject) => bySubject.all(subject).map(rowToJob),
     counts() {
-      const counts: Record<JobState, number> = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
-      for (const { state, n } of byState.all()) counts[state] = n;
+      const counts: Record<CountedState, number> = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
+      for (const { state, n } of byState.all()) counts[state === 'authorizing' ? 'queued' : state] += n;
       return counts;
     },
     noteOnce: (key) => note.run(key, ctx.now()).changes === 1,

@@ -65,6 +65,47 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX pull_requests_by_opened ON pull_requests (repo_key, opened_at);
    CREATE INDEX pull_requests_by_merged ON pull_requests (merged_at) WHERE merged_at IS NOT NULL;
    CREATE INDEX jobs_by_repo ON jobs (repo_key, seq);`,
+  // Authorisation after the webhook's answer: the 'authorizing' state (a CHECK cannot be altered
+  // in SQLite, so the table is rebuilt, its AUTOINCREMENT counter carried over) and how a refused
+  // sender is answered.
+  `CREATE TABLE jobs_next (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     id TEXT NOT NULL UNIQUE,
+     delivery_id TEXT NOT NULL UNIQUE,
+     dedupe_key TEXT UNIQUE,
+     subject TEXT NOT NULL,
+     repo_key TEXT NOT NULL,
+     request TEXT NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('authorizing', 'queued', 'running', 'succeeded', 'failed', 'cancelled')),
+     attempts INTEGER NOT NULL,
+     max_attempts INTEGER NOT NULL,
+     run_after INTEGER NOT NULL,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     cancel_reason TEXT,
+     error TEXT,
+     result TEXT,
+     lease_token TEXT,
+     lease_owner TEXT,
+     lease_until INTEGER,
+     installation_key TEXT,
+     reserved_usd REAL CHECK (reserved_usd >= 0),
+     authorize TEXT CHECK (authorize IN ('refusal', 'outsider', 'quiet'))
+   );
+   INSERT INTO jobs_next (seq, id, delivery_id, dedupe_key, subject, repo_key, request, state, attempts, max_attempts, run_after,
+       created_at, updated_at, cancel_reason, error, result, lease_token, lease_owner, lease_until, installation_key, reserved_usd)
+     SELECT seq, id, delivery_id, dedupe_key, subject, repo_key, request, state, attempts, max_attempts, run_after,
+       created_at, updated_at, cancel_reason, error, result, lease_token, lease_owner, lease_until, installation_key, reserved_usd FROM jobs;
+   UPDATE sqlite_sequence SET seq = (SELECT max(seq) FROM sqlite_sequence WHERE name IN ('jobs', 'jobs_next')) WHERE name = 'jobs_next';
+   INSERT INTO sqlite_sequence (name, seq) SELECT 'jobs_next', seq FROM sqlite_sequence
+     WHERE name = 'jobs' AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'jobs_next');
+   DROP TABLE jobs;
+   ALTER TABLE jobs_next RENAME TO jobs;
+   CREATE INDEX jobs_by_state ON jobs (state, seq);
+   CREATE INDEX jobs_by_subject ON jobs (subject, seq);
+   CREATE INDEX jobs_running_by_repo ON jobs (repo_key, lease_until) WHERE state = 'running';
+   CREATE INDEX jobs_by_repo ON jobs (repo_key, seq);
+   CREATE INDEX jobs_authorizing ON jobs (created_at) WHERE state = 'authorizing';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -9,9 +9,21 @@ import type { JobRequest } from '../triggers/types.js';
  * - one active job per subject (issue/PR): a new job for a subject cancels the older one;
  * - a claimed job is leased; a lease not renewed in time expires and the job is claimed again;
  * - at most `maxRunning` jobs run at once over all workers, and one at a time per repository;
- * - a transient failure is retried with exponential backoff up to `maxAttempts`.
+ * - a transient failure is retried with exponential backoff up to `maxAttempts`;
+ * - a job enqueued to be authorised (`authorize`) waits in 'authorizing': never claimed, it
+ *   supersedes nothing until `authorize` lets it in (then it is 'queued') or removes it.
  */
-export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+export type JobState = 'authorizing' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** The states `counts` reports. */
+export type CountedState = Exclude<JobState, 'authorizing'>;
+
+/**
+ * What a sender without write access gets when their job is refused (app/authorize-job.ts):
+ * 'refusal' (a refusal comment naming their permission), 'outsider' (the one outsider reply per
+ * issue) or 'quiet' (nothing: not a command).
+ */
+export type AuthorizeMode = 'refusal' | 'outsider' | 'quiet';
 
 export interface Job {
   id: string;
@@ -38,6 +50,8 @@ export interface Job {
   error: string | null;
   /** What the job produced, as the worker reported it (JSON). */
   result: unknown;
+  /** How a refused sender is answered, for a job enqueued to be authorised; null: no check asked. */
+  authorize: AuthorizeMode | null;
 }
 
 export interface EnqueueOptions {
@@ -45,6 +59,20 @@ export interface EnqueueOptions {
   dedupeKey?: string;
   /** Default 3. */
   maxAttempts?: number;
+  /**
+   * The sender is not checked yet: the job is recorded 'authorizing' (no supersede, never
+   * claimed) until `authorize` decides. The mode says how a refused sender is answered.
+   */
+  authorize?: AuthorizeMode;
+}
+
+/** `authorize`'s answer. `changed` false: the job was not 'authorizing' (decided before, cancelled, or unknown). */
+export interface AuthorizeResult {
+  /** The job as left ('queued' when let in); the removed job when refused; as found when unchanged; null when unknown. */
+  job: Job | null;
+  changed: boolean;
+  /** Older jobs of the same subject that letting this one in cancelled. */
+  superseded: string[];
 }
 
 export interface EnqueueResult {
@@ -192,7 +220,16 @@ export interface JobQueue {
   spentByInstallation(installationKey: string, since: number): Promise<number>;
   /** USD recorded for the repository (`repoKey`) at or after `since` (epoch ms), by the queue's clock. */
   spent(repoKey: string, since: number): Promise<number>;
-  /** Cancels queued jobs of a subject and flags running ones; returns the jobs affected. */
+  /**
+   * Decides an 'authorizing' job, atomically. `allowed`: it becomes 'queued' and supersedes the
+   * older active jobs of its subject, as `enqueue` does (enqueueing or letting in a job cancels the
+   * older authorizing ones too, so the newest request wins). Refused: the job is
+   * removed with its delivery id and dedupe key, as if never enqueued. Any other state: no change.
+   */
+  authorize(id: string, allowed: boolean): Promise<AuthorizeResult>;
+  /** Up to `limit` 'authorizing' jobs created before `before` (epoch ms), oldest first: left by a receiver that stopped. */
+  awaitingAuthorization(before: number, limit: number): Promise<Job[]>;
+  /** Cancels queued (and authorizing) jobs of a subject and flags running ones; returns the jobs affected. */
   cancel(subject: string, reason: string): Promise<Job[]>;
   get(id: string): Promise<Job | null>;
   /** Jobs of a subject, newest first (CI attempt limits, status). */
@@ -211,7 +248,8 @@ export interface JobQueue {
    * redelivery window (greenfix keeps 30 days by default).
    */
   prune(before: number, limit: number): Promise<number>;
-  counts(): Promise<Record<JobState, number>>;
+  /** Jobs per state; an 'authorizing' job counts as 'queued' (it waits, first to be authorised). */
+  counts(): Promise<Record<CountedState, number>>;
   /**
    * Records that job `jobId` opened pull request `number`, at the queue's clock. Idempotent per
    * repository and number: a resumed job that finds its PR again records nothing new (false).

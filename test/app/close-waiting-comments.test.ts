@@ -5,7 +5,7 @@ import { jobRequest } from '../queue/job-requests.js';
 
 const job = (over: Partial<Job>): Job => ({
   id: 'j1', deliveryId: 'd1', dedupeKey: null, subject: '1#9', repoKey: '1', request: jobRequest(1, 9), state: 'cancelled', attempts: 0, maxAttempts: 3,
-  runAfter: 0, createdAt: 0, updatedAt: 0, cancelReason: 'x', error: null, result: null, ...over,
+  runAfter: 0, createdAt: 0, updatedAt: 0, cancelReason: 'x', error: null, result: null, authorize: null, ...over,
 });
 
 describe('closeWaitingComments', () => {

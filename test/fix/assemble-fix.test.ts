@@ -38,7 +38,7 @@ const REQUEST = {
 function job(): Job {
   return {
     id: 'job-1', deliveryId: 'd-1', dedupeKey: null, subject: '7#3', repoKey: '7', request: REQUEST, state: 'running',
-    attempts: 1, maxAttempts: 3, runAfter: 0, createdAt: 0, updatedAt: 0, cancelReason: null, error: null, result: null,
+    attempts: 1, maxAttempts: 3, runAfter: 0, createdAt: 0, updatedAt: 0, cancelReason: null, error: null, result: null, authorize: null,
   };
 }
 

@@ -40,6 +40,7 @@ function job(id: string, attempts: number, kind: JobKind = 'ci_fix'): Job {
     cancelReason: null,
     error: null,
     result: null,
+    authorize: null,
   };
 }
 

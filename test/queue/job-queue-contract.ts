@@ -1,5 +1,6 @@
 import { LeaseLostError, type JobQueue } from '../../src/queue/types.js';
 import { subjectKey } from '../../src/triggers/types.js';
+import { describeAuthorizeContract } from './authorize-contract.js';
 import { jobRequest } from './job-requests.js';
 
 export interface ContractFixture {
@@ -284,5 +285,7 @@ export function describeJobQueueContract(name: string, setup: () => Promise<Cont
       await q.claim(LEASE);
       expect(await q.counts()).toEqual({ queued: 1, running: 1, succeeded: 1, failed: 1, cancelled: 0 });
     });
+
+    describeAuthorizeContract(() => q, { advance: (ms) => f.clock.advance(ms) });
   });
 }

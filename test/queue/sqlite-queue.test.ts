@@ -142,6 +142,34 @@ describe('SQLite queue', () => {
     }
   });
 
+  it('migration 5 keeps every job and the seq counter of a pruned queue, and adds the authorizing state', async () => {
+    const path = join(f.dir, 'v4.db');
+    const raw = new Database(path);
+    for (const sql of MIGRATIONS.slice(0, 4)) raw.exec(sql);
+    raw.pragma('user_version = 4');
+    const insert = raw.prepare(`INSERT INTO jobs (seq, id, delivery_id, subject, repo_key, installation_key, request, state, attempts, max_attempts, run_after, created_at, updated_at)
+      VALUES (?, ?, ?, 'octo/repo-1#1', '1', '7', ?, ?, 1, 3, 0, 0, 0)`);
+    insert.run(1, 'kept', 'd-kept', JSON.stringify(jobRequest(1, 1)), 'succeeded');
+    insert.run(40, 'pruned', 'd-pruned', JSON.stringify(jobRequest(1, 1)), 'failed');
+    raw.prepare(`DELETE FROM jobs WHERE id = 'pruned'`).run();
+    raw.close();
+    const migrated = openSqliteQueue({ path });
+    try {
+      expect(await migrated.get('kept')).toMatchObject({ state: 'succeeded', authorize: null, deliveryId: 'd-kept' });
+      const next = await migrated.enqueue(jobRequest(1, 2), { deliveryId: 'd-new', authorize: 'outsider' });
+      expect(next.job).toMatchObject({ state: 'authorizing', authorize: 'outsider' });
+    } finally {
+      await migrated.close();
+    }
+    const check = new Database(path, { readonly: true });
+    try {
+      expect(check.prepare(`SELECT seq FROM jobs WHERE id = 'kept'`).get()).toEqual({ seq: 1 });
+      expect(check.prepare(`SELECT seq FROM jobs WHERE delivery_id = 'd-new'`).get()).toEqual({ seq: 41 });
+    } finally {
+      check.close();
+    }
+  });
+
   it('refuses to start on a file that is not a database, an unwritable path or a newer schema', () => {
     const notDb = join(f.dir, 'not-a-db');
     writeFileSync(notDb, 'x'.repeat(4096));

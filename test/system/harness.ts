@@ -34,7 +34,7 @@ export interface Harness {
   cloneUrl: string;
   repository: Record<string, unknown>;
   send(event: string, payload: Record<string, unknown>, deliveryId?: string): Promise<WebhookAnswer>;
-  /** Waits until no job runs and none is claimable. */
+  /** Waits until the handler's work after its answers is done (authorising senders), and no job runs and none is claimable. */
   settle(): Promise<void>;
   /** Every request the git remote served (clones, fetches, pushes). */
   gitRequests: GitHttpRequest[];
@@ -73,6 +73,8 @@ export interface HarnessOptions {
   setupSecrets?: AppOptions['setupSecrets'];
   /** One clock for the queue and the jobs (spend windows, backoff); default Date.now. */
   now?: () => number;
+  /** The sweep for jobs left waiting for their sender's authorisation; default the app's (a minute). */
+  authorizeSweep?: { everyMs: number; strandedAfterMs: number };
 }
 
 /**
@@ -141,7 +143,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     workerId: 'test-worker',
     wrap: noEffectWrappers,
     Octokit: options.Octokit ?? UNTHROTTLED_OCTOKIT,
-    timings: { leaseMs: 10_000, heartbeatMs: 500, pollMs: 50, progressIntervalMs: 0 },
+    timings: { leaseMs: 10_000, heartbeatMs: 500, pollMs: 50, progressIntervalMs: 0, ...(options.authorizeSweep ? { authorizeSweep: options.authorizeSweep } : {}) },
   });
   const cloneUrl = gitServer.url(`${state.owner}/${state.repo}.git`);
   const repository = {
@@ -164,7 +166,10 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     gitRequests: gitServer.requests,
     send: (event, payload, deliveryId) =>
       sendWebhook(`${app.url}/api/github/webhooks`, { event, deliveryId: deliveryId ?? `delivery-${(deliveries += 1)}`, payload, secret: SECRET }),
-    settle: () => app.pool?.drained() ?? Promise.resolve(),
+    settle: async () => {
+      await app.afterAnswer?.idle();
+      await app.pool?.drained();
+    },
     remoteTree: (branch) => {
       try {
         return execFileSync('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{tree}`], { cwd: remote, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();

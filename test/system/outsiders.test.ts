@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nock from 'nock';
-import { OUTSIDER_REPLY } from '../../src/app/handle-webhook.js';
+import { OUTSIDER_REPLY } from '../../src/app/refusal-answers.js';
 import { DEFAULT_REFUSALS_PER_HOUR } from '../../src/app/refusal-limiter.js';
 import { jobFiles } from '../../src/job/files.js';
 import { BUGGY_REPO } from '../cli/helpers.js';

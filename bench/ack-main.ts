@@ -1,0 +1,22 @@
+import { createSandbox } from '../src/sandbox/create-sandbox.js';
+import { benchAckUnderJobs } from './ack-under-jobs.js';
+import { ackUnderJobsRows } from './webhook-ack-rows.js';
+
+/**
+ * `npm run bench:ack`: only issue 26's webhook figure (bench/ack-under-jobs.ts), as `npm run
+ * bench` prints it, then its JSON. An argument sets each phase's seconds (default 5):
+ * `npm run bench:ack -- 10`.
+ */
+async function main(): Promise<void> {
+  const sandbox = await createSandbox({ env: process.env, log: (level, message) => process.stderr.write(`bench: ${level}: ${message}\n`) });
+  const seconds = Number(process.argv[2] ?? 5);
+  if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`bench:ack: seconds per phase must be a positive integer, got ${process.argv[2]}`);
+  const result = await benchAckUnderJobs({ sandbox, seconds });
+  for (const row of ackUnderJobsRows(result)) process.stdout.write(`${row.filter(Boolean).join(' | ')}\n`);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
