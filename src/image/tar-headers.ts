@@ -18,7 +18,7 @@ const BLOCK = 512;
  * A truncated or malformed archive throws.
  */
 export async function* tarHeaders(stream: Readable): AsyncGenerator<TarHeader> {
-  let buffer = Buffer.alloc(0);
+  let buffer: Buffer = Buffer.alloc(0);
   let skip = 0;
   let pending: { path?: string; linkTarget?: string } = {};
   let want: { kind: 'header' } | { kind: 'record'; type: string; size: number } = { kind: 'header' };

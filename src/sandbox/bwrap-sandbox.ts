@@ -43,6 +43,8 @@ import { sandboxEnvironment } from './environment.js';
 import { setupEgress, type EgressOptions, type SetupEgress } from './setup-egress.js';
 import { SandboxRequestError } from './errors.js';
 import { ETC_ALLOW, ETC_NETWORK, probeEtc, probeSystemDirs } from './host-layout.js';
+import { hostNode as probeHostNode, type HostNode } from './host-node.js';
+import { imagePlan } from './image-plan.js';
 import { createJobSandbox } from './job-sandbox.js';
 import { isReachableBy, prepareWorkspaceOwnership, type FileOwner } from './ownership.js';
 import { checkReadOnlyBinds } from './read-only-binds.js';
@@ -50,7 +52,7 @@ import { resolveCwd } from './request-paths.js';
 import { seccompProgram } from './seccomp-filter.js';
 import { readHostIdentity, sandboxIdentity } from './sandbox-identity.js';
 import { toSandboxResult } from './to-sandbox-result.js';
-import type { Sandbox, SandboxRequest, SandboxResult } from './types.js';
+import type { Sandbox, SandboxImage, SandboxRequest, SandboxResult } from './types.js';
 import type { UidPool } from './uid-leases.js';
 
 export interface SandboxLimits {
@@ -124,7 +126,10 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     path: options.path,
   });
 
-  const runAs = async (request: SandboxRequest, owner: FileOwner | null): Promise<SandboxResult> => {
+  let hostNode: HostNode | undefined;
+  const nodeForImages = (node: string) => (hostNode ??= probeHostNode(node));
+
+  const runAs = async (request: SandboxRequest, owner: FileOwner | null, image: SandboxImage | null = null): Promise<SandboxResult> => {
     const workspace = request.workspace;
     const inside = mountPoint(request);
     const cwd = `${inside}${resolveCwd(workspace, request.cwd).slice(workspace.length)}`;
@@ -146,7 +151,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     // The proxy's socket belongs to the command's uid (0600): only this job connects to it.
     const egress = request.network === true ? await openEgress(request.egressAllow, owner) : null;
     try {
-      const result = await runIn(request, cwd, readOnlyBinds, egress, owner);
+      const result = await runIn(request, cwd, readOnlyBinds, egress, owner, image);
       return egress ? { ...result, egress: egress.session.report() } : result;
     } finally {
       await egress?.session.close();
@@ -159,21 +164,27 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     readOnlyBinds: ReturnType<typeof checkReadOnlyBinds>,
     egress: SetupEgress | null,
     owner: FileOwner | null,
+    image: SandboxImage | null,
   ): Promise<SandboxResult> => {
     const workspace = request.workspace;
-    const env = sandboxEnvironment(egress ? { ...egress.env, ...request.env } : request.env, { home: HOME, path: options.path });
     // Checked as the read-only binds are: host-decided (the setup step's package cache), never from the worktree.
     const writableBinds = checkReadOnlyBinds(request.writableBinds ?? [], mountPoint(request), { appDirs: options.appDirs, dataDirs: options.dataDirs ?? [], runAs: owner });
+    // An environment image replaces the host's userland (image-plan.ts); everything else stays as it is.
+    const inImage = image
+      ? imagePlan({ image, owner, home: HOME, mountAt: mountPoint(request), readOnlyBinds, writableBinds, egress: egress?.plan ?? null, hostNode: nodeForImages })
+      : null;
+    const env = sandboxEnvironment(egress ? { ...egress.env, ...inImage?.env, ...request.env } : request.env, { home: HOME, path: options.path });
     // Descriptors from 3 on: the seccomp program, then the files bwrap mounts from data.
-    const identity = owner ? sandboxIdentity(owner, HOME, hostIdentity) : [];
+    const identity = inImage ? inImage.identity : owner ? sandboxIdentity(owner, HOME, hostIdentity) : [];
     const firstDataFd = SECCOMP_FD + (filter ? 1 : 0);
     const bwrapArgs = buildBwrapArgs({
-      system,
-      etc,
-      networkEtc,
-      extraReadOnly: options.extraReadOnlyPaths ?? [],
-      egress: egress?.plan ?? null,
-      readOnlyBinds,
+      system: inImage?.system ?? system,
+      etc: inImage ? [] : etc,
+      networkEtc: inImage ? [] : networkEtc,
+      extraReadOnly: inImage ? [] : (options.extraReadOnlyPaths ?? []),
+      egress: inImage ? inImage.egress : (egress?.plan ?? null),
+      readOnlyBinds: inImage?.readOnlyBinds ?? readOnlyBinds,
+      readOnlyRoot: inImage !== null,
       writableBinds,
       workspace,
       ...(request.mountAt ? { mountAt: request.mountAt } : {}),
@@ -214,10 +225,13 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     kind: 'bwrap',
     owner: options.runAs,
     run: (request) => runAs(request, options.runAs),
-    async forJob({ workspace }) {
+    async forJob({ workspace, image = null }) {
       const lease = options.uids ? await options.uids.acquire(ownerUid(workspace)) : null;
       const owner = lease?.owner ?? options.runAs;
       try {
+        if (image && owner && !isReachableBy(image.rootfs, owner)) {
+          throw new SandboxRequestError('workspace-unreachable', `the environment image's root ${image.rootfs} is not reachable by the sandbox uid ${owner.uid}: every parent directory needs o+x`);
+        }
         // Children first, the root last: a root owned by the leased uid means the whole tree is.
         if (owner && ownerUid(workspace) !== owner.uid) await prepareWorkspaceOwnership(workspace, owner);
       } catch (error) {
@@ -227,8 +241,9 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       return createJobSandbox({
         kind: 'bwrap',
         owner,
-        run: (request) => runAs(request, owner),
+        run: (request) => runAs(request, owner, image),
         workspace,
+        image,
         disk: { limitMb: limits.diskMb, pollMs: limits.diskPollMs },
         release: () => lease?.release(),
       });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeOciLayout, type LayerEntry } from './oci-image.js';
 import { TempDirs } from './temp-dir.js';
@@ -32,8 +32,17 @@ export function toolImageLayer(): LayerEntry[] {
   const bash = realpathSync('/bin/bash');
   file('usr/bin/bash', readFileSync(bash), 0o755);
   for (const lib of sharedLibraries(bash)) file(lib.slice(1), readFileSync(realpathSync(lib)), 0o755);
+  // glibc's C.UTF-8 (the sandbox sets LC_ALL=C.UTF-8), as Debian's images carry it.
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else file(path.slice(1), readFileSync(path));
+    }
+  };
+  walk('/usr/lib/locale/C.utf8');
   file('bin/busybox', readFileSync('/usr/bin/busybox'), 0o755);
-  for (const applet of ['sh', 'cat', 'grep', 'echo', 'ls', 'id', 'env', 'test', 'true', 'false', 'mkdir', 'rm', 'sed', 'printf', 'uname', 'wc', 'head', 'sleep']) {
+  for (const applet of ['sh', 'cat', 'grep', 'echo', 'ls', 'id', 'env', 'test', 'true', 'false', 'mkdir', 'rm', 'sed', 'printf', 'uname', 'wc', 'head', 'sleep', 'wget', 'touch']) {
     entries.push({ path: `bin/${applet}`, kind: 'symlink', target: 'busybox' });
   }
   entries.push({ path: 'usr/bin/env', kind: 'symlink', target: '/bin/busybox' });
