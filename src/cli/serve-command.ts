@@ -16,6 +16,7 @@ import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.j
 import { parseReadOnlyPaths } from '../sandbox/read-only-paths.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
+import { findImageTools, type ImageTools } from '../image/image-tools.js';
 import { QueueOpenError } from '../queue/errors.js';
 import { RedisQueueOpenError } from '../queue/redis-connect.js';
 import { crashWrappers } from './crash-wrappers.js';
@@ -73,7 +74,7 @@ export async function serveCommand(argv: string[], io: CliIo, role?: 'worker'): 
 
 /** What else must hold before starting: system packages, the model endpoint, a workdir the sandbox reaches. */
 function startupProblems(config: EnvConfig, env: CliIo['env'], paths: { cwd: string; envFile: string }): { problems: string[]; modelConfig: ModelConfig | null } {
-  const problems = checkSystemPackages({ env, isRoot: process.getuid?.() === 0, sandboxOff: config.sandbox === 'off' }).map((m) => m.message);
+  const problems = checkSystemPackages({ env, isRoot: process.getuid?.() === 0, sandboxOff: config.sandbox === 'off', images: config.images.defaultImage !== undefined }).map((m) => m.message);
   if (config.role !== 'receiver') {
     const unreachable = config.sandbox === 'off' ? null : workdirProblem(config.workdir, sandboxFileOwner());
     if (unreachable) problems.push(unreachable);
@@ -129,6 +130,7 @@ async function serve(config: EnvConfig, modelConfig: ModelConfig | null, io: Cli
     webhookMaxBytes: config.webhookMaxBytes,
     cacheBytes: config.cacheBytes,
     caps: config.caps,
+    images: { ...config.images, tools: imageToolsOrNull(io.env.PATH) },
     ...(io.env.OPENAI_API_KEY ? { redactSecrets: [io.env.OPENAI_API_KEY] } : {}),
     ...(config.publicUrl ? { runPage: { publicUrl: config.publicUrl, key: runLinkKey(config.runLinkSecret, config.webhookSecret as string) } } : {}),
     workerId: lock?.workerId ?? 'receiver',
@@ -150,4 +152,10 @@ function placeholderModel() {
     name: 'none (receiver)',
     complete: () => Promise.reject(new Error('a receiver-only process does not run jobs')),
   };
+}
+
+/** skopeo and umoci when both are installed; else null, and a job naming an image is told what to install. */
+function imageToolsOrNull(pathValue: string | undefined): ImageTools | null {
+  const found = findImageTools(pathValue);
+  return 'missing' in found ? null : found;
 }

@@ -3,6 +3,7 @@ import { describeIssue } from './describe-issue.js';
 import { EnvConfigError } from './env-config-error.js';
 import { capProblems, credentialProblems, isSetupMode, uidRangeProblems, type CredentialVars } from './env-rules.js';
 import { EnvSchema, type ParsedEnv } from './env-schema.js';
+import { imageSettingsOf, type ImageSettings } from './image-settings.js';
 import { modelSettingsOf, type ModelSettings } from './model-settings.js';
 import { DEFAULT_JOB_RESERVE_USD, type OperatorCaps } from './operator-caps.js';
 
@@ -49,6 +50,8 @@ export interface EnvConfig {
   runLinkSecret?: string;
   /** Spend caps over time and the default reservation (operator-caps.ts). */
   caps: OperatorCaps;
+  /** Environment images (image-settings.ts). */
+  images: ImageSettings;
 }
 
 export interface EnvDeps {
@@ -144,6 +147,7 @@ function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string)
     publicUrl: v.GREENFIX_PUBLIC_URL,
     runLinkSecret: v.GREENFIX_RUN_LINK_SECRET,
     caps: capsOf(v),
+    images: imageSettingsOf(v, cwd),
   };
 }
 

@@ -27,6 +27,14 @@ export interface Evidence {
   branch: string;
   /** Per-test evidence against the baseline (absent: a run from before greenfix read reports). */
   tests?: TestEvidence;
+  /** The environment image the tests ran in, pinned by digest; absent: the host's userland. */
+  environment?: EnvironmentEvidence;
+}
+
+/** An environment image as the evidence names it: the reference as written and the digest pulled. */
+export interface EnvironmentEvidence {
+  image: string;
+  digest: string;
 }
 
 export type OutcomeStatus = 'published' | 'not_verified' | 'failed' | 'cancelled';

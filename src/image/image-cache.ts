@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { isProcessAlive, processStartTime } from '../sandbox/process-alive.js';
 import { ImageError } from './image-error.js';
 import { parseImageReference } from './image-reference.js';
+import { IMAGE_TOOLS_HINT, type ImageTools } from './image-tools.js';
 import { checkLayer } from './layer-check.js';
 import type { RegistryAccess } from './registry-access.js';
 import { checkRootfs } from './rootfs-check.js';
@@ -15,7 +16,8 @@ export interface ImageCacheOptions {
   dir: string;
   /** Size cap of all unpacked roots; the least recently used go first (never one a job holds). */
   capBytes: number;
-  tools: { skopeo: string; umoci: string };
+  /** Null: not installed; a job that names an image then fails with IMAGE_TOOLS_HINT. */
+  tools: ImageTools | null;
   access: RegistryAccess;
 }
 
@@ -44,6 +46,13 @@ interface Meta {
 
 const TAG = 'greenfix';
 
+/** A deployment without images: a repository that names one is told so, nothing is pulled. */
+export const NO_IMAGES: ImageCache = {
+  prepare: async (reference) => {
+    throw new ImageError('tools-missing', `this greenfix is not set up for environment images, and the repository names ${reference}: ${IMAGE_TOOLS_HINT}`);
+  },
+};
+
 /**
  * Environment images, once per digest: `<dir>/<sha256 hex>/{rootfs/, meta.json, leases/}`. A
  * reference is resolved to a digest first (skopeo), so a moved tag pulls again and a job always
@@ -66,11 +75,13 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
 
   const prepare = async (text: string, signal?: AbortSignal): Promise<PreparedImage> => {
     const ref = parseImageReference(text);
+    const tools = options.tools;
+    if (!tools) throw new ImageError('tools-missing', `${ref.text} cannot be pulled on this host: ${IMAGE_TOOLS_HINT}`);
     mkdirSync(dir, { recursive: true, mode: 0o711 });
     chmodSync(dir, 0o711);
     const home = join(dir, '.home');
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    const context = { skopeo: options.tools.skopeo, home, access: options.access, ...(signal ? { signal } : {}) };
+    const context = { skopeo: tools.skopeo, home, access: options.access, ...(signal ? { signal } : {}) };
     const digest = await resolveDigest(ref, context);
     const entry = join(dir, digest.replace(/^sha256:/, ''));
     let pulled = false;
@@ -80,7 +91,7 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
       try {
         await copyToLayout(ref, digest, join(tmp, 'layout'), TAG, context);
         await checkLayers(join(tmp, 'layout'));
-        await unpackLayout(options.tools.umoci, join(tmp, 'layout'), TAG, join(tmp, 'rootfs'), signal);
+        await unpackLayout(tools.umoci, join(tmp, 'layout'), TAG, join(tmp, 'rootfs'), signal);
         const bytes = await checkRootfs(join(tmp, 'rootfs'));
         rmSync(join(tmp, 'layout'), { recursive: true, force: true });
         writeFileSync(join(tmp, 'meta.json'), JSON.stringify({ reference: ref.text, digest, bytes } satisfies Meta));

@@ -25,6 +25,8 @@ import type { JobTarget } from './target.js';
 import { jobRunLogMarkdown, publishNoFixCheckRun, type JobRunLogSource } from './run-log.js';
 import { jobTask } from './task.js';
 import { errorText } from '../util/error-text.js';
+import { NO_IMAGES } from '../image/image-cache.js';
+import { prepareJobEnvironment, type JobEnvironment } from '../image/job-environment.js';
 
 export interface JobFixInput {
   env: JobEnv;
@@ -71,9 +73,17 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
 
   const pageUrl = env.runPageUrl?.(job.id) ?? null;
   const source: JobRunLogSource = { journal: files.journal, gitDir, base, secrets: env.secrets ?? [], pageUrl };
+  // The repository's environment image, pulled and pinned by digest, held until the job ends.
+  const image = await jobImage(input, workspace.root);
   // The job's own uid (the worktree is handed to it) and disk watchdog, released however it ends.
-  const sandbox = await env.sandbox.forJob({ workspace: files.worktree });
-  const result = await runFix(jobFixInput(input, { workspace, commands, gitDir, sandbox, task, runLog: source })).finally(() => sandbox.release());
+  const sandbox = await env.sandbox.forJob({ workspace: files.worktree, image }).catch((error: unknown) => {
+    image?.release();
+    throw error;
+  });
+  const result = await runFix(jobFixInput(input, { workspace, commands, gitDir, sandbox, task, runLog: source })).finally(async () => {
+    await sandbox.release();
+    image?.release();
+  });
   await reporter.flush();
   const links: RunLogLinks = { checkRun: result.status === 'published' ? (result.published.checkRunUrl ?? null) : null, page: pageUrl };
   if (result.status !== 'published') {
@@ -88,6 +98,13 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const answered = result.status === 'published' ? await answerReview(input, result, gitDir) : null;
   await report(reporter, result, files, links, answered);
   return result;
+}
+
+/** The job's environment image (image/job-environment.ts), or null: the host's userland. */
+async function jobImage(input: JobFixInput, worktree: string): Promise<JobEnvironment | null> {
+  const { env, config, signal } = input;
+  const images = env.images ?? { cache: NO_IMAGES };
+  return prepareJobEnvironment(images.cache, { configured: config.environment.image, worktree, operatorDefault: images.defaultImage, signal });
 }
 
 /** The task of a job that has none saved yet; the threads it answers are saved with the target. */
@@ -216,7 +233,7 @@ async function report(reporter: JobReporter, result: FixResult, files: JobFiles,
       sentence: `${pr ? `Opened ${pr.url} with a fix whose tests passed on exactly the committed tree.` : `Pushed ${published.branch}.`}${threads}`,
       ...(pr ? { pullRequest: pr } : {}),
       ...logLinks,
-      ...(outcome.verified ? { evidence: { ...outcome.verified, commit: published.commit, branch: published.branch } } : {}),
+      ...(outcome.verified ? { evidence: { ...outcome.verified, commit: published.commit, branch: published.branch, ...(result.environment ? { environment: result.environment } : {}) } } : {}),
     });
     return;
   }

@@ -84,6 +84,8 @@ export interface SandboxImage {
 /** What a caller needs to run commands (tools, the setup step). */
 export interface SandboxRunner {
   readonly kind: 'bwrap' | 'none';
+  /** The environment image whose root is every command's `/`; absent or null: the host's userland. */
+  readonly image?: SandboxImage | null;
   run(request: SandboxRequest): Promise<SandboxResult>;
 }
 
@@ -107,8 +109,6 @@ export interface Sandbox extends SandboxRunner {
 export interface JobSandbox extends SandboxRunner {
   /** The job's uid: who commands run as, and so who must own the files the tools create; null: the current user. */
   readonly owner: FileOwner | null;
-  /** The environment image whose root is every command's `/`; absent or null: the host's userland. */
-  readonly image?: SandboxImage | null;
   /** Aborted (reason: a SandboxLimitError) when the disk watchdog stopped the job. */
   readonly signal: AbortSignal;
   release(): Promise<void>;
