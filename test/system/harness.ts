@@ -71,6 +71,8 @@ export interface HarnessOptions {
   cacheBytes?: number;
   /** One clock for the queue and the jobs (spend windows, backoff); default Date.now. */
   now?: () => number;
+  /** Environment images (GREENFIX_DEFAULT_IMAGE…, skopeo and umoci); default none. */
+  images?: AppOptions['images'];
 }
 
 /**
@@ -135,6 +137,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.caps ? { caps: options.caps } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.cacheBytes ? { cacheBytes: options.cacheBytes } : {}),
+    ...(options.images ? { images: options.images } : {}),
     workerId: 'test-worker',
     wrap: noEffectWrappers,
     Octokit: options.Octokit ?? UNTHROTTLED_OCTOKIT,
