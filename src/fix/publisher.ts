@@ -1,4 +1,4 @@
-import type { EnvironmentEvidence } from '../github/report.js';
+import type { EnvironmentEvidence } from '../verify/environment-evidence.js';
 import type { Tokens } from '../agent/types.js';
 import { neutralise } from '../util/neutralise.js';
 import { noNewFailuresNote } from '../verify/test-evidence.js';

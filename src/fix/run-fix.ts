@@ -1,4 +1,4 @@
-import type { EnvironmentEvidence } from '../github/report.js';
+import type { EnvironmentEvidence } from '../verify/environment-evidence.js';
 import { readJournal } from '../agent/journal.js';
 import { runOrResume } from '../agent/resume.js';
 import { systemPrompt } from '../agent/prompt.js';

@@ -1,3 +1,4 @@
+import type { EnvironmentEvidence } from '../verify/environment-evidence.js';
 import type { JobKind } from '../triggers/types.js';
 import type { TestEvidence } from '../verify/test-evidence.js';
 import type { CostText } from '../util/cost-sentence.js';
@@ -29,12 +30,6 @@ export interface Evidence {
   tests?: TestEvidence;
   /** The environment image the tests ran in, pinned by digest; absent: the host's userland. */
   environment?: EnvironmentEvidence;
-}
-
-/** An environment image as the evidence names it: the reference as written and the digest pulled. */
-export interface EnvironmentEvidence {
-  image: string;
-  digest: string;
 }
 
 export type OutcomeStatus = 'published' | 'not_verified' | 'failed' | 'cancelled';
