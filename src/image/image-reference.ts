@@ -14,7 +14,7 @@ export interface ImageReference {
 
 const COMPONENT = '[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*';
 const REFERENCE = new RegExp(
-  `^(?:(?<host>[A-Za-z0-9.-]+(?::\\d+)?)/)?(?<path>${COMPONENT}(?:/${COMPONENT})*)(?::(?<tag>[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}))?(?:@(?<digest>sha256:[a-f0-9]{64}))?$`,
+  `^(?:(?<host>[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::\\d+)?)/)?(?<path>${COMPONENT}(?:/${COMPONENT})*)(?::(?<tag>[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}))?(?:@(?<digest>sha256:[a-f0-9]{64}))?$`,
 );
 
 /** Parses the Docker reference grammar; a first component is a registry when it has a dot, a port or is `localhost`. */
