@@ -1,3 +1,4 @@
+import { localImage } from './local-image.js';
 import { mkdirSync, realpathSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { openJournal, readJournal } from '../agent/journal.js';
@@ -62,7 +63,11 @@ async function chat(options: ChatOptions, io: CliIo, terminal: ChatTerminal): Pr
   const records = readJournal(journalPath);
   const saved = records.length > 0 ? openLocalState(run) : null;
   const { workspace, state } = await openRunWorkspace(run, saved?.get('fix') ? saved : null);
-  const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
+  const image = await localImage(io, run.workdir, workspace.root);
+  const jobSandbox = await sandbox.forJob({ workspace: run.worktree, image }).catch((error: unknown) => {
+    image?.release();
+    throw error;
+  });
   const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: undefined }, warn);
   const fixStore = state.fixStore();
@@ -139,6 +144,7 @@ async function chat(options: ChatOptions, io: CliIo, terminal: ChatTerminal): Pr
   } finally {
     session.journal.close();
     await jobSandbox.release();
+    image?.release();
   }
 }
 

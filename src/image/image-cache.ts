@@ -82,6 +82,7 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
     const home = join(dir, '.home');
     mkdirSync(home, { recursive: true, mode: 0o700 });
     const context = { skopeo: tools.skopeo, home, access: options.access, ...(signal ? { signal } : {}) };
+    sweepAbandoned(dir);
     const digest = await resolveDigest(ref, context);
     const entry = join(dir, digest.replace(/^sha256:/, ''));
     let pulled = false;
@@ -115,6 +116,14 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
   };
 
   return { prepare };
+}
+
+/** `.tmp-<pid>-*` of a process that died mid-pull (killed, crashed): nothing will finish or remove it. */
+function sweepAbandoned(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const pid = /^\.tmp-(\d+)-/.exec(name)?.[1];
+    if (pid && !isProcessAlive(Number(pid))) rmSync(join(dir, name), { recursive: true, force: true });
+  }
 }
 
 function isComplete(entry: string): boolean {

@@ -25,8 +25,7 @@ import type { JobTarget } from './target.js';
 import { jobRunLogMarkdown, publishNoFixCheckRun, type JobRunLogSource } from './run-log.js';
 import { jobTask } from './task.js';
 import { errorText } from '../util/error-text.js';
-import { NO_IMAGES } from '../image/image-cache.js';
-import { prepareJobEnvironment, type JobEnvironment } from '../image/job-environment.js';
+import { jobImage } from './job-image.js';
 
 export interface JobFixInput {
   env: JobEnv;
@@ -98,13 +97,6 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const answered = result.status === 'published' ? await answerReview(input, result, gitDir) : null;
   await report(reporter, result, files, links, answered);
   return result;
-}
-
-/** The job's environment image (image/job-environment.ts), or null: the host's userland. */
-async function jobImage(input: JobFixInput, worktree: string): Promise<JobEnvironment | null> {
-  const { env, config, signal } = input;
-  const images = env.images ?? { cache: NO_IMAGES };
-  return prepareJobEnvironment(images.cache, { configured: config.environment.image, worktree, operatorDefault: images.defaultImage, signal });
 }
 
 /** The task of a job that has none saved yet; the threads it answers are saved with the target. */
