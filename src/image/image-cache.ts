@@ -35,7 +35,8 @@ export interface PreparedImage {
 }
 
 export interface ImageCache {
-  prepare(reference: string, signal?: AbortSignal): Promise<PreparedImage>;
+  /** `digest`: the one a first attempt pinned (a resumed job); absent: whatever the reference names now. */
+  prepare(reference: string, signal?: AbortSignal, digest?: string): Promise<PreparedImage>;
 }
 
 interface Meta {
@@ -73,8 +74,9 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
     return () => rmSync(file, { force: true });
   };
 
-  const prepare = async (text: string, signal?: AbortSignal): Promise<PreparedImage> => {
-    const ref = parseImageReference(text);
+  const prepare = async (text: string, signal?: AbortSignal, pinned?: string): Promise<PreparedImage> => {
+    const named = parseImageReference(text);
+    const ref = pinned ? { ...named, digest: pinned } : named;
     const tools = options.tools;
     if (!tools) throw new ImageError('tools-missing', `${ref.text} cannot be pulled on this host: ${IMAGE_TOOLS_HINT}`);
     mkdirSync(dir, { recursive: true, mode: 0o711 });
@@ -112,7 +114,7 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
     const now = new Date();
     utimesSync(entry, now, now);
     if (pulled) evict(dir, options.capBytes, entry);
-    return { reference: ref.text, digest, rootfs: join(entry, 'rootfs'), pulled, release };
+    return { reference: named.text, digest, rootfs: join(entry, 'rootfs'), pulled, release };
   };
 
   return { prepare };

@@ -27,10 +27,12 @@ export function chooseImage(input: { configured: string | undefined; worktree: s
 /** Chooses the image and prepares it (pulled and unpacked once per digest); null: none is named. */
 export async function prepareJobEnvironment(
   cache: ImageCache,
-  input: { configured: string | undefined; worktree: string; operatorDefault: string | undefined; signal?: AbortSignal },
+  input: { configured: string | undefined; worktree: string; operatorDefault: string | undefined; signal?: AbortSignal; pinned?: { reference: string; digest: string } },
 ): Promise<JobEnvironment | null> {
   const choice = chooseImage(input);
   if (!choice) return null;
-  const image = await cache.prepare(choice.reference, input.signal);
+  // A resumed job keeps the digest its first attempt ran on, as long as it still names the same image.
+  const pinned = input.pinned?.reference === choice.reference ? input.pinned.digest : undefined;
+  const image = await cache.prepare(choice.reference, input.signal, pinned);
   return { ...image, source: choice.source };
 }

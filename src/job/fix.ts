@@ -73,7 +73,9 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   const pageUrl = env.runPageUrl?.(job.id) ?? null;
   const source: JobRunLogSource = { journal: files.journal, gitDir, base, secrets: env.secrets ?? [], pageUrl };
   // The repository's environment image, pulled and pinned by digest, held until the job ends.
-  const image = await jobImage(input, workspace.root);
+  const image = await jobImage(input, workspace.root, state.get('job')?.image);
+  const planned = state.get('job');
+  if (image && planned && planned.image?.digest !== image.digest) state.set('job', { ...planned, image: { reference: image.reference, digest: image.digest } });
   // The job's own uid (the worktree is handed to it) and disk watchdog, released however it ends.
   const sandbox = await env.sandbox.forJob({ workspace: files.worktree, image }).catch((error: unknown) => {
     image?.release();

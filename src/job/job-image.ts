@@ -8,7 +8,12 @@ import type { JobEnv } from './env.js';
  * operator's default), pulled and pinned by digest and held until `release`; null: the host's
  * userland. A deployment without images tells a repository that names one so (NO_IMAGES).
  */
-export function jobImage(input: { env: JobEnv; config: RepoConfig; signal: AbortSignal }, worktree: string): Promise<JobEnvironment | null> {
+export function jobImage(
+  input: { env: JobEnv; config: RepoConfig; signal: AbortSignal },
+  worktree: string,
+  pinned?: { reference: string; digest: string },
+): Promise<JobEnvironment | null> {
   const images = input.env.images ?? { cache: NO_IMAGES };
-  return prepareJobEnvironment(images.cache, { configured: input.config.environment.image, worktree, operatorDefault: images.defaultImage, signal: input.signal });
+  const options = { configured: input.config.environment.image, worktree, operatorDefault: images.defaultImage, signal: input.signal };
+  return prepareJobEnvironment(images.cache, pinned ? { ...options, pinned } : options);
 }

@@ -116,6 +116,20 @@ describe('the image cache, against a real registry on loopback', () => {
     newest.release();
   });
 
+  it('follows a moved tag, but a pinned digest (a resumed job\'s) keeps the image its first attempt ran on', async () => {
+    const cache = createImageCache({ dir: join(temp.make('gf-images-'), 'images'), capBytes: 1024 ** 3, tools, access: ANONYMOUS });
+    const reference = pushImage(open.host, 'envs/moving', [[{ path: 'version', kind: 'file', content: 'one' }]]);
+    const first = await cache.prepare(reference);
+    pushImage(open.host, 'envs/moving', [[{ path: 'version', kind: 'file', content: 'two' }]]);
+    const moved = await cache.prepare(reference);
+    const pinned = await cache.prepare(reference, undefined, first.digest);
+    expect(moved.digest).not.toBe(first.digest);
+    expect(readFileSync(join(moved.rootfs, 'version'), 'utf8')).toBe('two');
+    expect(pinned).toMatchObject({ reference, digest: first.digest, pulled: false });
+    expect(readFileSync(join(pinned.rootfs, 'version'), 'utf8')).toBe('one');
+    for (const image of [first, moved, pinned]) image.release();
+  });
+
   it('refuses a reference that is not one before asking any registry', async () => {
     const cache = createImageCache({ dir: join(temp.make('gf-images-'), 'images'), capBytes: 1024 ** 3, tools, access: ANONYMOUS });
     const refused = await failure(cache.prepare('Not An Image!'));
