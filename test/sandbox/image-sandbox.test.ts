@@ -65,6 +65,16 @@ describe('a job sandbox whose / is an environment image', () => {
     expect(r.stdout.split('\n')).toEqual([uid, isRoot ? 'greenfix' : expect.any(String), 'hi', 't', 'root-read-only', 'slash-read-only', '/tmp/home', '']);
   });
 
+  it('keeps seccomp, no_new_privs, a fresh /proc and /dev, as without an image', async () => {
+    const r = await run('grep -E "^(Seccomp|NoNewPrivs):" /proc/self/status; test -c /dev/null && echo dev-null; ls /proc | grep -c "^[0-9]"');
+    const [noNewPrivs, seccomp, devNull, processes] = r.stdout.trim().split('\n');
+    expect(seccomp).toMatch(/^Seccomp:\s+2$/);
+    expect(noNewPrivs).toMatch(/^NoNewPrivs:\s+1$/);
+    expect(devNull).toBe('dev-null');
+    // Its own pid namespace: a handful of processes, not the host's.
+    expect(Number(processes)).toBeLessThan(10);
+  });
+
   it('has no network outside the setup step', async () => {
     const port = (server.address() as AddressInfo).port;
     const r = await run(`wget -q -T 2 -O - http://127.0.0.1:${port}/ || echo no-network`);
