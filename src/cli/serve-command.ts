@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readEnvFile } from '../config/env-file.js';
 import { runSetupMode } from './setup-mode.js';
@@ -78,6 +78,8 @@ function startupProblems(config: EnvConfig, env: CliIo['env'], paths: { cwd: str
   if (config.role !== 'receiver') {
     const unreachable = config.sandbox === 'off' ? null : workdirProblem(config.workdir, sandboxFileOwner());
     if (unreachable) problems.push(unreachable);
+    const auth = config.images.authFile;
+    if (auth && !isReadable(auth)) problems.push(`GREENFIX_REGISTRY_AUTH_FILE: ${auth} cannot be read (the registries' credentials for environment images)`);
     const missingKey = missingKeyProblem(config.model);
     if (missingKey) problems.push(missingKey);
     if (config.sandbox !== 'off') problems.push(...appPathsInBoundDirs(appPaths(config, paths), boundDirs(parseReadOnlyPaths(env.GREENFIX_SANDBOX_RO_PATHS))));
@@ -158,4 +160,13 @@ function placeholderModel() {
 function imageToolsOrNull(pathValue: string | undefined): ImageTools | null {
   const found = findImageTools(pathValue);
   return 'missing' in found ? null : found;
+}
+
+function isReadable(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
