@@ -85,7 +85,9 @@ export function createImageCache(options: ImageCacheOptions): ImageCache {
     mkdirSync(home, { recursive: true, mode: 0o700 });
     const context = { skopeo: tools.skopeo, home, access: options.access, ...(signal ? { signal } : {}) };
     sweepAbandoned(dir);
-    const digest = await resolveDigest(ref, context);
+    // A digest already unpacked here needs no registry: content-addressed, checked when it was pulled.
+    const known = ref.digest && isComplete(join(dir, ref.digest.replace(/^sha256:/, ''))) ? ref.digest : null;
+    const digest = known ?? (await resolveDigest(ref, context));
     const entry = join(dir, digest.replace(/^sha256:/, ''));
     let pulled = false;
     if (!isComplete(entry)) {

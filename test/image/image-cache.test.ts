@@ -44,6 +44,10 @@ describe('the image cache, against a real registry on loopback', () => {
     expect(served.headers.get('docker-content-digest')).toBe(first.digest);
     const second = await cache.prepare(`${open.host}/envs/tool@${first.digest}`);
     expect(second).toMatchObject({ digest: first.digest, rootfs: first.rootfs, pulled: false });
+    // A digest unpacked here needs no registry at all (nothing listens on port 9 of loopback).
+    const offline = await cache.prepare(`127.0.0.1:9/envs/tool@${first.digest}`);
+    expect(offline).toMatchObject({ digest: first.digest, rootfs: first.rootfs, pulled: false });
+    offline.release();
     first.release();
     second.release();
     expect(readdirSync(dir).filter((name) => name.startsWith('.tmp-'))).toEqual([]);
