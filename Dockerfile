@@ -1,4 +1,4 @@
-# greenfix: Node 22, git, bubblewrap and ripgrep; runs as a non-root user under tini (reaps the
+# greenfix: Node 22, git, bubblewrap, ripgrep, skopeo and umoci; runs as a non-root user under tini (reaps the
 # sandbox's namespace init processes). How to run it, and why each flag: docs/self-hosting-and-docker.md.
 #
 #   docker build -t greenfix .
@@ -31,8 +31,10 @@ COPY src ./src
 RUN npm ci && npm prune --omit=dev
 
 FROM ${NODE_IMAGE}
+# skopeo and umoci: environment images (a repository's environment.image, devcontainer.json's
+# "image", GREENFIX_DEFAULT_IMAGE), pulled by digest and unpacked into /var/lib/greenfix/work/images.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git bubblewrap ripgrep util-linux tini ca-certificates \
+ && apt-get install -y --no-install-recommends git bubblewrap ripgrep util-linux tini ca-certificates skopeo umoci \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules

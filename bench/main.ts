@@ -8,6 +8,7 @@ import { benchContextTokens } from './context-tokens.js';
 import { benchDepCacheSetup } from './dep-cache-setup.js';
 import { benchFixPeakRss, benchServeIdleRss } from './peak-rss.js';
 import { benchLabelToModel } from './label-to-model.js';
+import { benchImageStart } from './image-start.js';
 import { benchLoad } from './load.js';
 import { benchPrefixCache } from './prefix-cache.js';
 import { benchPromptSize } from './prompt-size.js';
@@ -60,12 +61,14 @@ async function main(): Promise<void> {
   const cleanRoom = await benchCleanRoom({ sandbox, trackedFiles: 1_100, devDependencies: { jest: '29.7.0' }, verify: 'node node_modules/jest/bin/jest.js --version', runs: 5, log });
   log('label → first model request (app, npm project with a lockfile, cold then 3 warm: mirror + dependency cache)…');
   const labelToModel = await benchLabelToModel({ sandbox });
+  log('environment image: first pull + unpack of a ~100 MB image, then 10 job starts cached vs the host\'s userland…');
+  const imageStart = await benchImageStart({ sandbox, megabytes: 96, starts: 10 });
   log('peak RSS: greenfix fix (10 steps), greenfix serve idle and with one job running…');
   const fixRss = await benchFixPeakRss({ steps: 10, env: process.env });
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
   const serveRss = await benchServeIdleRss({ env: process.env, privateKey });
   const serveBusyRss = await benchServeBusyRss({ env: process.env });
-  const results: BenchResults = { contextTokens, prefixCache, treeHash, stepOverhead, sandboxCommand, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, ackUnderJobs, load, depCache, cleanRoom, fixRss, serveRss, labelToModel, serveBusyRss };
+  const results: BenchResults = { contextTokens, prefixCache, treeHash, stepOverhead, sandboxCommand, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, ackUnderJobs, load, depCache, cleanRoom, fixRss, serveRss, labelToModel, serveBusyRss, imageStart };
   process.stdout.write(`${formatTable(results)}\n`);
   process.stdout.write(`${JSON.stringify(results)}\n`);
 }

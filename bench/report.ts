@@ -2,6 +2,7 @@ import type { CleanRoomBench } from './clean-room.js';
 import type { ContextTokensBench } from './context-tokens.js';
 import type { DepCacheBench } from './dep-cache-setup.js';
 import { depCacheRows } from './dep-cache-rows.js';
+import type { ImageStartBench } from './image-start.js';
 import type { LabelToModelBench } from './label-to-model.js';
 import type { PeakRssBench, ServeRssBench } from './peak-rss.js';
 import type { ServeBusyRssBench } from './serve-busy-rss.js';
@@ -38,6 +39,8 @@ export interface BenchResults {
   serveRss?: ServeRssBench;
   labelToModel?: LabelToModelBench;
   serveBusyRss?: ServeBusyRssBench;
+  /** Issue 25: an environment image's first pull+unpack, and a job's start with it cached against the host's userland. */
+  imageStart?: ImageStartBench;
 }
 
 type Row = [benchmark: string, measured: string, baseline: string, ratio: string, goal: string];
@@ -69,7 +72,17 @@ export function formatTable(r: BenchResults): string {
   rows.push(...loadRows(r.load));
   rows.push(...depCacheRows(r.depCache, r.fixRss, r.serveRss, r.labelToModel, r.serveBusyRss));
   if (r.cleanRoom) rows.push(...cleanRoomRows(r.cleanRoom));
+  if (r.imageStart) rows.push(...imageStartRows(r.imageStart));
   return render(rows);
+}
+
+/** A job's start in a cached environment image against the host's userland, and the image's first pull. */
+export function imageStartRows(i: ImageStartBench): Row[] {
+  const added = i.imageStartMs - i.hostStartMs;
+  return [
+    [`job start, environment image cached (${i.starts} starts)`, `${fixed(i.imageStartMs, 1)} ms`, `${fixed(i.hostStartMs, 1)} ms host userland`, `${fixed(i.imageStartMs / i.hostStartMs, 2)}x`, `≤ +200 ms${met(added <= 200)} (+${fixed(added, 1)} ms)`],
+    [`  first pull + check + unpack, ${n(Math.round(i.imageBytes / 1024 / 1024))} MB image`, `${fixed(i.firstPullMs / 1000, 2)} s`, 'registry on loopback', '', ''],
+  ];
 }
 
 /** Per budget: the share of request bytes a provider's prefix cache could serve, and the tokens sent, after against before. */

@@ -1,3 +1,4 @@
+import { localImage } from './local-image.js';
 import { mkdirSync, realpathSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { openJournal, readJournal } from '../agent/journal.js';
@@ -61,11 +62,15 @@ async function chat(options: ChatOptions, io: CliIo, terminal: ChatTerminal): Pr
   const records = readJournal(journalPath);
   const saved = records.length > 0 ? openLocalState(run) : null;
   const { workspace, state } = await openRunWorkspace(run, saved?.get('fix') ? saved : null);
+  const image = await localImage(io, run.workdir, workspace.root);
   const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: undefined }, warn);
   // The sandbox follows the commands: the user's toolchains they resolve to are shown read-only.
   const sandbox = await createLocalSandbox(io, run, await localToolchains(io, run, commands));
-  const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
+  const jobSandbox = await sandbox.forJob({ workspace: run.worktree, image }).catch((error: unknown) => {
+    image?.release();
+    throw error;
+  });
   const fixStore = state.fixStore();
   if (!fixStore.get()) fixStore.set({ task: 'chat session', baseCommit: workspace.baseCommit, createdAt: Date.now(), commands: { ...commands, setup: null } });
   const runState = fixStore.get()!;
@@ -140,6 +145,7 @@ async function chat(options: ChatOptions, io: CliIo, terminal: ChatTerminal): Pr
   } finally {
     session.journal.close();
     await jobSandbox.release();
+    image?.release();
   }
 }
 

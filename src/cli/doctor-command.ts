@@ -1,3 +1,5 @@
+import type { JobEnvironment } from '../image/job-environment.js';
+import { localImage } from './local-image.js';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,6 +77,7 @@ async function doctor(options: { repo: string; verify?: string; setup?: string; 
   }
   const workspace = await addWorktree({ repo, path: worktree, ref: 'HEAD', stateDir: join(dir, 'index') });
   let jobSandbox: JobSandbox | null = null;
+  let image: JobEnvironment | null = null;
   try {
     const detected = detectCommands(workspace.root);
     const commands = detectCommands(workspace.root, { ...(options.verify ? { verify: options.verify } : {}), ...(options.setup ? { setup: options.setup } : {}) });
@@ -83,7 +86,8 @@ async function doctor(options: { repo: string; verify?: string; setup?: string; 
     const toolchains = await localToolchains(io, { workdir, repo }, commands);
     const shared = hostProblems.length > 0 ? null : await createLocalSandbox(io, { workdir, repo }, toolchains);
     // A uid of the check's own, as a job gets (the worktree is handed to it); released below.
-    jobSandbox = shared ? await shared.forJob({ workspace: worktree }) : null;
+    image = shared ? await localImage(io, workdir, workspace.root) : null;
+    jobSandbox = shared ? await shared.forJob({ workspace: worktree, image }) : null;
     const sandbox = jobSandbox;
     const found: DoctorFindings = sandbox
       ? await runDoctor({ workspace, sandbox, owner: sandbox.owner, setupTimeoutMs: SETUP_TIMEOUT_MS, testTimeoutMs: FIX_TOOL_LIMITS.testTimeoutSec * 1000, cacheDir: baselineCacheDir(workdir, toolchainEnvironment(toolchains)) }, commands, sources, [])
@@ -100,6 +104,7 @@ async function doctor(options: { repo: string; verify?: string; setup?: string; 
     return verdict.ready ? ExitCode.verified : ExitCode.notVerified;
   } finally {
     await jobSandbox?.release();
+    image?.release();
     await removeWorktree(repo, worktree);
     rmSync(dir, { recursive: true, force: true });
   }

@@ -25,6 +25,8 @@ import { locateRun, nextRun, openLocalState, openRunWorkspace, type LocalRun, ty
 import { localFixInput } from './local-session.js';
 import { baseName } from './base-name.js';
 import { localCaches } from './local-caches.js';
+import { localImage } from './local-image.js';
+import { ImageError } from '../image/image-error.js';
 import { workdirProblem } from './workdir-check.js';
 
 /** `greenfix fix`: parse, run, and turn every failure into a clear message and an exit code. */
@@ -71,13 +73,20 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   if (toolchains.visible.length > 0) io.stderr(`greenfix: toolchains shown read-only: ${toolchains.visible.map((v) => `${v.path} (${v.what})`).join(', ')}`);
   const sandbox = await createLocalSandbox(io, run, toolchains);
 
-  const jobSandbox = await sandbox.forJob({ workspace: run.worktree });
+  const image = await localImage(io, run.workdir, workspace.root);
+  const jobSandbox = await sandbox.forJob({ workspace: run.worktree, image }).catch((error: unknown) => {
+    image?.release();
+    throw error;
+  });
   const environment = toolchainEnvironment(toolchains);
   const input = localFixInput({
     options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit),
     ...(environment ? { environment } : {}), ...(await localCaches(run, io, warn)),
   });
-  const result = await runFix(input).finally(() => jobSandbox.release());
+  const result = await runFix(input).finally(async () => {
+    await jobSandbox.release();
+    image?.release();
+  });
   if (result.status === 'published') {
     await removeWorktree(run.repo, run.worktree);
     // The private index, scratch outputs and the kept setup state (a copy of node_modules…): the journal stays.
@@ -124,6 +133,11 @@ export function reportError(error: unknown, io: CliIo): number {
   if (error instanceof NoTestCommandError) {
     io.stderr(`greenfix: ${error.message}. Give one: greenfix fix --verify 'npm test' … (or \`verify:\` in .github/greenfix.yml)`);
     return ExitCode.usage;
+  }
+  if (error instanceof ImageError) {
+    io.stderr(`greenfix: the environment image could not be used: ${error.message}`);
+    // A registry that did not answer is infrastructure; a refused or misnamed image is configuration.
+    return error.reason === 'pull-failed' ? ExitCode.failure : ExitCode.usage;
   }
   const usage = [UsageError, ConfigError, EnvConfigError, SandboxConfigError, SandboxUnavailableError, StateFileError];
   if (usage.some((type) => error instanceof type)) {

@@ -52,6 +52,8 @@ export function reportFix(result: FixResult, run: LocalRun, json: boolean, io: C
         baseline: result.baseline ?? null,
         // Every connection the setup step made through the egress proxy, and every one it refused.
         egress: result.egress ?? null,
+        // The environment image every command ran in, pinned by digest; null: the host's userland.
+        environment: result.environment ?? null,
         // The clean room the verdict ran in: what materialising the tree and restoring setup's state cost.
         cleanRoom: published ? (outcome.verified?.cleanRoom ?? null) : null,
         tests: tests ? { mode: tests.mode, format: tests.format, totals: tests.totals, ...(tests.comparison ?? {}), fallback: tests.fallback } : null,

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readEnvFile } from '../config/env-file.js';
 import { runSetupMode } from './setup-mode.js';
@@ -16,6 +16,7 @@ import { SandboxConfigError, SandboxUnavailableError } from '../sandbox/errors.j
 import { parseReadOnlyPaths } from '../sandbox/read-only-paths.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
+import { findImageTools, type ImageTools } from '../image/image-tools.js';
 import { QueueOpenError } from '../queue/errors.js';
 import { RedisQueueOpenError } from '../queue/redis-connect.js';
 import { crashWrappers } from './crash-wrappers.js';
@@ -73,10 +74,12 @@ export async function serveCommand(argv: string[], io: CliIo, role?: 'worker'): 
 
 /** What else must hold before starting: system packages, the model endpoint, a workdir the sandbox reaches. */
 function startupProblems(config: EnvConfig, env: CliIo['env'], paths: { cwd: string; envFile: string }): { problems: string[]; modelConfig: ModelConfig | null } {
-  const problems = checkSystemPackages({ env, isRoot: process.getuid?.() === 0, sandboxOff: config.sandbox === 'off' }).map((m) => m.message);
+  const problems = checkSystemPackages({ env, isRoot: process.getuid?.() === 0, sandboxOff: config.sandbox === 'off', images: config.images.defaultImage !== undefined }).map((m) => m.message);
   if (config.role !== 'receiver') {
     const unreachable = config.sandbox === 'off' ? null : workdirProblem(config.workdir, sandboxFileOwner());
     if (unreachable) problems.push(unreachable);
+    const auth = config.images.authFile;
+    if (auth && !isReadable(auth)) problems.push(`GREENFIX_REGISTRY_AUTH_FILE: ${auth} cannot be read (the registries' credentials for environment images)`);
     const missingKey = missingKeyProblem(config.model);
     if (missingKey) problems.push(missingKey);
     if (config.sandbox !== 'off') problems.push(...appPathsInBoundDirs(appPaths(config, paths), boundDirs(parseReadOnlyPaths(env.GREENFIX_SANDBOX_RO_PATHS))));
@@ -132,6 +135,7 @@ async function serve(config: EnvConfig, modelConfig: ModelConfig | null, io: Cli
     setupSecrets: config.setupSecrets,
     // The run log and logs redact the model's key and every setup secret's value.
     redactSecrets: [...(io.env.OPENAI_API_KEY ? [io.env.OPENAI_API_KEY] : []), ...config.setupSecrets.map((s) => s.value)],
+    images: { ...config.images, tools: imageToolsOrNull(io.env.PATH) },
     ...(config.publicUrl ? { runPage: { publicUrl: config.publicUrl, key: runLinkKey(config.runLinkSecret, config.webhookSecret as string) } } : {}),
     workerId: lock?.workerId ?? 'receiver',
     wrap: crashWrappers(io.env),
@@ -152,4 +156,19 @@ function placeholderModel() {
     name: 'none (receiver)',
     complete: () => Promise.reject(new Error('a receiver-only process does not run jobs')),
   };
+}
+
+/** skopeo and umoci when both are installed; else null, and a job naming an image is told what to install. */
+function imageToolsOrNull(pathValue: string | undefined): ImageTools | null {
+  const found = findImageTools(pathValue);
+  return 'missing' in found ? null : found;
+}
+
+function isReadable(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

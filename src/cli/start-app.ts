@@ -1,5 +1,8 @@
 import type { SetupSecretGrant } from '../config/setup-secrets.js';
 import { join } from 'node:path';
+import type { ImageSettings } from '../config/image-settings.js';
+import { createImageCache } from '../image/image-cache.js';
+import type { ImageTools } from '../image/image-tools.js';
 import { Probot, Server, type ProbotOctokit } from 'probot';
 import type { Logger } from 'pino';
 import { createAfterAnswer, type AfterAnswer } from '../app/after-answer.js';
@@ -67,6 +70,8 @@ export interface AppOptions {
   queueRetentionMs?: number;
   /** Largest webhook body accepted (GREENFIX_WEBHOOK_MAX_BYTES); default 5 MiB. Larger: 413, unread. */
   webhookMaxBytes?: number;
+  /** Environment images (GREENFIX_DEFAULT_IMAGE, _REGISTRY_AUTH_FILE, …) and skopeo/umoci as found (null: not installed); absent: none. */
+  images?: ImageSettings & { tools: ImageTools | null };
   /** The dependency cache's cap (GREENFIX_CACHE_MB); 0 or absent = no cache. */
   cacheBytes?: number;
   /** The operator's setup secrets (GREENFIX_SETUP_SECRETS_FILE); absent: none. */
@@ -126,7 +131,8 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
       : undefined;
     const budgets = createBudgetTracker(o.queue, o.now ?? Date.now);
     metrics.setBudgets(() => budgets.remaining());
-    const env = { ...jobEnv(o, probot, metrics, t.progressIntervalMs), ...(depCache ? { depCache } : {}), onCaps: budgets.note };
+    const images = o.images ? jobImages(o.workdir, o.images) : undefined;
+    const env = { ...jobEnv(o, probot, metrics, t.progressIntervalMs), ...(depCache ? { depCache } : {}), ...(images ? { images } : {}), onCaps: budgets.note };
     const resumed = await o.queue.abandon(o.workerId);
     if (resumed > 0) o.log.info({ jobs: resumed }, 'resuming jobs this worker was running when it stopped');
     pool = startWorkerPool({
@@ -244,4 +250,15 @@ function runPages(o: AppOptions, key: RunLinkKey) {
       return data ? renderRunPage({ jobId, ...data }) : null;
     },
   };
+}
+
+/** The workdir's image cache (`<workdir>/images`) and the operator's default image, for every job. */
+function jobImages(workdir: string, settings: ImageSettings & { tools: ImageTools | null }): NonNullable<JobEnv['images']> {
+  const cache = createImageCache({
+    dir: join(workdir, 'images'),
+    capBytes: settings.cacheBytes,
+    tools: settings.tools,
+    access: { authFile: settings.authFile ?? null, insecureRegistries: settings.insecureRegistries },
+  });
+  return { cache, ...(settings.defaultImage ? { defaultImage: settings.defaultImage } : {}) };
 }

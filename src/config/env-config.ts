@@ -4,6 +4,7 @@ import { describeIssue } from './describe-issue.js';
 import { EnvConfigError } from './env-config-error.js';
 import { capProblems, credentialProblems, isSetupMode, uidRangeProblems, type CredentialVars } from './env-rules.js';
 import { EnvSchema, type ParsedEnv } from './env-schema.js';
+import { imageSettingsOf, type ImageSettings } from './image-settings.js';
 import { modelSettingsOf, type ModelSettings } from './model-settings.js';
 import { DEFAULT_JOB_RESERVE_USD, type OperatorCaps } from './operator-caps.js';
 
@@ -52,6 +53,8 @@ export interface EnvConfig {
   caps: OperatorCaps;
   /** The operator's named setup secrets (GREENFIX_SETUP_SECRETS_FILE), their values read. */
   setupSecrets: SetupSecretGrant[];
+  /** Environment images (image-settings.ts). */
+  images: ImageSettings;
 }
 
 export interface EnvDeps {
@@ -154,6 +157,7 @@ function toConfig(v: ParsedEnv, privateKeyPath: string | undefined, cwd: string)
     publicUrl: v.GREENFIX_PUBLIC_URL,
     runLinkSecret: v.GREENFIX_RUN_LINK_SECRET,
     caps: capsOf(v),
+    images: imageSettingsOf(v, cwd),
   };
 }
 

@@ -84,6 +84,13 @@ export const EnvSchema = z.object({
   GREENFIX_REPO_MONTHLY_USD: opt(usd(1_000_000)),
   GREENFIX_INSTALLATION_MONTHLY_USD: opt(usd(1_000_000)),
   GREENFIX_JOB_RESERVE_USD: opt(usd(1_000)),
+  // Environment images (docs/configuration.md): the default, the registries' credentials and plain-HTTP hosts, the cache's cap.
+  GREENFIX_DEFAULT_IMAGE: opt(noSpaces('an image reference such as python:3.12-slim')),
+  GREENFIX_REGISTRY_AUTH_FILE: opt(z.string()),
+  GREENFIX_INSECURE_REGISTRIES: opt(
+    z.string().regex(/^[A-Za-z0-9.-]+(:\d+)?(,\s*[A-Za-z0-9.-]+(:\d+)?)*$/, { message: 'must be registry hosts separated by commas, such as registry.internal:5000' }),
+  ),
+  GREENFIX_IMAGE_CACHE_MB: opt(integer(256, 16_777_216)),
   GREENFIX_PUBLIC_URL: opt(httpUrl('https://greenfix.example.com')),
   GREENFIX_RUN_LINK_SECRET: opt(z.string().min(16, { message: 'must be at least 16 characters' })),
 });

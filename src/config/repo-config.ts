@@ -126,6 +126,17 @@ export const RepoConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * The environment every command of a fix runs in: a prebuilt image whose root filesystem is the
+     * sandbox's `/` (read-only), pinned by digest. Absent: `.devcontainer/devcontainer.json`'s
+     * "image", else the operator's GREENFIX_DEFAULT_IMAGE, else the host's userland.
+     */
+    environment: z
+      .object({
+        image: z.string().trim().min(1).max(512).regex(/^\S+$/, 'an image reference has no whitespace (such as python:3.12-slim)').optional(),
+      })
+      .strict()
+      .prefault({}),
     /** Extra instructions for the model, added to AGENTS.md. */
     instructions: z.string().max(10_000).optional(),
   })

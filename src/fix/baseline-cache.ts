@@ -13,12 +13,14 @@ const CacheSchema = z.object({
 export type BaselineEntry = Omit<z.infer<typeof CacheSchema>, 'version'>;
 
 /**
- * The cache key: the base tree, the verify command, the setup command and the dependency state the
+ * The cache key: the base tree, the verify command, the setup command, the environment image's digest and the dependency state the
  * run saw (setup-phase.ts `dependencyState`), so a result obtained against one node_modules never
  * stands for another — a poisoned entry's "exit 0" does not outlive the entry.
  */
-export function baselineKey(baseTree: string, verify: string, setup: string | null, dependencies: string): string {
-  return createHash('sha256').update(JSON.stringify([baseTree, verify, setup, dependencies])).digest('hex');
+export function baselineKey(baseTree: string, verify: string, setup: string | null, dependencies: string, image: string | null = null): string {
+  // The environment image's digest only when there is one: the host's keys stay as they were.
+  const parts = image ? [baseTree, verify, setup, dependencies, image] : [baseTree, verify, setup, dependencies];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
 /**

@@ -30,7 +30,7 @@ export type BaselineResult = BaselineEntry & { cached: boolean; artefacts: strin
  */
 export async function runBaseline(deps: BaselineDeps, commands: { verify: string; setup: string | null; dependencies: string }, fresh = false): Promise<BaselineResult> {
   const tree = await deps.workspace.treeHash();
-  const key = baselineKey(tree, commands.verify, commands.setup, commands.dependencies);
+  const key = baselineKey(tree, commands.verify, commands.setup, commands.dependencies, deps.sandbox.image?.digest ?? null);
   const hit = fresh ? null : readBaseline(deps.cacheDir, key);
   if (hit) return { ...hit, cached: true, artefacts: [], outputTail: null };
   const observed = await deps.workspace.observe(

@@ -1,3 +1,4 @@
+import type { EnvironmentEvidence } from '../verify/environment-evidence.js';
 import type { Tokens } from '../agent/types.js';
 import { neutralise } from '../util/neutralise.js';
 import { noNewFailuresNote } from '../verify/test-evidence.js';
@@ -14,6 +15,8 @@ export interface PublishInput {
   tokens?: Tokens;
   /** Fixed for the run, so publishing again after a crash makes the same commit. */
   date: Date;
+  /** The environment image the verdict ran in (the job sandbox's), for the evidence; absent: the host's userland. */
+  environment?: EnvironmentEvidence;
 }
 
 export interface Published {

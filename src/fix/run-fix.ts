@@ -1,3 +1,4 @@
+import type { EnvironmentEvidence } from '../verify/environment-evidence.js';
 import { readJournal } from '../agent/journal.js';
 import { runOrResume } from '../agent/resume.js';
 import { systemPrompt } from '../agent/prompt.js';
@@ -23,6 +24,8 @@ export type FixResult = (
   baselineLine?: string;
   /** The connections setup made (and those refused). */
   egress?: NonNullable<RunState['setup']>['egress'];
+  /** The environment image every command ran in, pinned by digest; absent: the host's userland. */
+  environment?: EnvironmentEvidence;
 };
 
 /**
@@ -80,7 +83,7 @@ async function sequence(input: FixInput, fix: AssembledFix, resumed: RunState): 
 
   emit({ type: 'phase', phase: 'agent', state: 'running', detail: input.model.name });
   const outcome = await runAgent(input, fix, state, note);
-  const extra = { ...(state.baseline ? { baseline: state.baseline.summary } : {}), ...(baselineLine ? { baselineLine } : {}), ...(state.setup?.egress ? { egress: state.setup.egress } : {}) };
+  const extra = { ...environmentOf(input), ...(state.baseline ? { baseline: state.baseline.summary } : {}), ...(baselineLine ? { baselineLine } : {}), ...(state.setup?.egress ? { egress: state.setup.egress } : {}) };
   if (outcome.status !== 'verified' || !outcome.verified) {
     return { status: 'not_verified', outcome, reason: outcome.reason, ...extra };
   }
@@ -115,10 +118,17 @@ async function sequence(input: FixInput, fix: AssembledFix, resumed: RunState): 
     summary: outcome.summary ?? '',
     tokens: outcome.tokens,
     date: new Date(state.createdAt),
+    ...environmentOf(input),
   });
   fix.state.set({ ...state, published });
   emit({ type: 'phase', phase: 'publish', state: 'done', detail: publishedDetail(published) });
   return { status: 'published', outcome, published, ...extra };
+}
+
+/** The job sandbox's image as the evidence names it, spread into a result or a publish. */
+function environmentOf(input: FixInput): { environment?: EnvironmentEvidence } {
+  const image = input.sandbox.image;
+  return image ? { environment: { image: image.reference, digest: image.digest } } : {};
 }
 
 /** The agent, started or resumed from its journal, with the setup and baseline notes after the task. */

@@ -119,7 +119,7 @@ export function dependencyState(state: Pick<RunState, 'setup' | 'baseCommit' | '
 
 async function cacheKey(deps: SetupDeps, cache: SetupCache, command: string): Promise<CacheKey | null> {
   try {
-    return await dependencyCacheKey(deps.workspace.root, command, cache.cache.tools, cache.uidScheme);
+    return await dependencyCacheKey(deps.workspace.root, command, cache.cache.tools, cache.uidScheme, deps.sandbox.image?.digest ?? null);
   } catch (error) {
     deps.warn?.(`dependency cache: no key (${errorText(error)}): setup runs uncached`);
     return null;

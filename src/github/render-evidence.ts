@@ -18,6 +18,7 @@ export function evidenceFacts(evidence: Evidence): string {
     `- command: ${codeSpan(oneLine(evidence.command, 1000))}`,
     `- exit code: ${evidence.exitCode}`,
     `- duration: ${formatDuration(evidence.durationMs)}`,
+    ...(evidence.environment ? [`- environment: ${codeSpan(evidence.environment.image)} pinned at ${codeSpan(evidence.environment.digest)}`] : []),
   ].join('\n');
 }
 

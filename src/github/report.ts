@@ -1,3 +1,4 @@
+import type { EnvironmentEvidence } from '../verify/environment-evidence.js';
 import type { JobKind } from '../triggers/types.js';
 import type { TestEvidence } from '../verify/test-evidence.js';
 import type { CostText } from '../util/cost-sentence.js';
@@ -27,6 +28,8 @@ export interface Evidence {
   branch: string;
   /** Per-test evidence against the baseline (absent: a run from before greenfix read reports). */
   tests?: TestEvidence;
+  /** The environment image the tests ran in, pinned by digest; absent: the host's userland. */
+  environment?: EnvironmentEvidence;
 }
 
 export type OutcomeStatus = 'published' | 'not_verified' | 'failed' | 'cancelled';

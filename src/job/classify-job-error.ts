@@ -5,6 +5,7 @@ import { SandboxCapacityError, SandboxLimitError } from '../sandbox/errors.js';
 import { GitError } from '../workspace/git.js';
 import { GitRemoteError } from '../workspace/mirror-remote.js';
 import { PushConflictError, PushRefusedError } from '../workspace/push-branch.js';
+import { ImageError } from '../image/image-error.js';
 import { PathPolicyError } from './path-policy.js';
 import { SetupSecretsDeniedError } from './setup-secrets.js';
 
@@ -41,6 +42,9 @@ export function classifyJobError(error: unknown): JobErrorVerdict {
   }
   if (error instanceof SetupSecretsDeniedError) {
     return { retryable: false, sentence: `Stopped before setup: ${error.message}, then \`/agent retry\`.` };
+  }
+  if (error instanceof ImageError) {
+    return { retryable: false, sentence: `Stopped before asking the model: the environment image could not be used. ${error.message}. Then \`/agent retry\`.` };
   }
   if (error instanceof StateFileError) {
     return { retryable: false, sentence: `The job's saved state cannot be read (${error.problem}), so greenfix stopped rather than guess what already happened; \`/agent retry\` starts afresh.` };

@@ -1,3 +1,4 @@
+import { jobImage } from './job-image.js';
 import { join } from 'node:path';
 import { setupCommand, type RepoConfig } from '../config/repo-config.js';
 import { jobSetupSecrets } from './setup-secrets.js';
@@ -34,12 +35,18 @@ export async function doctorJob(input: { env: JobEnv; job: Job; config: RepoConf
   const { gitDir } = await syncMirror({ workdir: env.workdir, repoId: request.repo.id, cloneUrl: request.repo.cloneUrl, token: await host.gitToken(), refs: [`refs/heads/${main}`] });
   const base = await resolveRef(gitDir, `refs/heads/${main}`);
   const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, objectsWithin: join(env.workdir, 'mirrors') });
-  // The job's own uid (the worktree is handed to it), released however the check ends.
-  const sandbox = await env.sandbox.forJob({ workspace: files.worktree });
+  // The repository's environment image, as its fixes would run in it.
+  const image = await jobImage(input, workspace.root);
   try {
-    return await check({ ...input, workspace, sandbox, main, base });
+    // The job's own uid (the worktree is handed to it), released however the check ends.
+    const sandbox = await env.sandbox.forJob({ workspace: files.worktree, image });
+    try {
+      return await check({ ...input, workspace, sandbox, main, base });
+    } finally {
+      await sandbox.release();
+    }
   } finally {
-    await sandbox.release();
+    image?.release();
   }
 }
 

@@ -6,6 +6,7 @@ import type { ChatModel } from '../model/types.js';
 import type { OperatorCaps } from '../config/operator-caps.js';
 import type { SetupSecretGrant } from '../config/setup-secrets.js';
 import type { JobQueue, SpendCap } from '../queue/types.js';
+import type { ImageCache } from '../image/image-cache.js';
 import type { Sandbox } from '../sandbox/types.js';
 import type { DepCache } from '../workspace/dep-cache.js';
 import type { JobRequest } from '../triggers/types.js';
@@ -25,6 +26,11 @@ export interface JobEnv {
   model: ChatModel;
   /** The operator's setup secrets (GREENFIX_SETUP_SECRETS_FILE); a repository asks for them by name. */
   setupSecrets?: readonly SetupSecretGrant[];
+  /**
+   * Environment images (`<workdir>/images`) and the operator's default image; absent: every job
+   * runs on the host's userland, and a repository naming an image is told images are not set up here.
+   */
+  images?: { cache: ImageCache; defaultImage?: string };
   /** The workdir's dependency cache (`<workdir>/dep-cache`); absent = every setup installs. */
   depCache?: DepCache;
   /** The model's price (GREENFIX_PRICES or built in); null or absent: every report says "cost unknown". */

@@ -62,6 +62,7 @@ export const JobTargetSchema = z.strictObject({
       }),
     )
     .optional(),
+  image: z.strictObject({ reference: z.string(), digest: z.string().regex(/^sha256:[a-f0-9]{64}$/) }).optional(),
 }) satisfies z.ZodType<JobTarget>;
 
 /** A job's state: its `job` section is the target. Loaded once per attempt (throws StateFileError when damaged). */

@@ -26,6 +26,7 @@ import type { JobTarget } from './target.js';
 import { jobRunLogMarkdown, publishNoFixCheckRun, type JobRunLogSource } from './run-log.js';
 import { jobTask } from './task.js';
 import { errorText } from '../util/error-text.js';
+import { jobImage } from './job-image.js';
 
 export interface JobFixInput {
   env: JobEnv;
@@ -74,9 +75,19 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
 
   const pageUrl = env.runPageUrl?.(job.id) ?? null;
   const source: JobRunLogSource = { journal: files.journal, gitDir, base, secrets: env.secrets ?? [], pageUrl };
+  // The repository's environment image, pulled and pinned by digest, held until the job ends.
+  const image = await jobImage(input, workspace.root, state.get('job')?.image);
+  const planned = state.get('job');
+  if (image && planned && planned.image?.digest !== image.digest) state.set('job', { ...planned, image: { reference: image.reference, digest: image.digest } });
   // The job's own uid (the worktree is handed to it) and disk watchdog, released however it ends.
-  const sandbox = await env.sandbox.forJob({ workspace: files.worktree });
-  const result = await runFix(jobFixInput(input, { workspace, commands, gitDir, sandbox, task, runLog: source })).finally(() => sandbox.release());
+  const sandbox = await env.sandbox.forJob({ workspace: files.worktree, image }).catch((error: unknown) => {
+    image?.release();
+    throw error;
+  });
+  const result = await runFix(jobFixInput(input, { workspace, commands, gitDir, sandbox, task, runLog: source })).finally(async () => {
+    await sandbox.release();
+    image?.release();
+  });
   await reporter.flush();
   const links: RunLogLinks = { checkRun: result.status === 'published' ? (result.published.checkRunUrl ?? null) : null, page: pageUrl };
   if (result.status !== 'published') {
@@ -223,7 +234,7 @@ async function report(reporter: JobReporter, result: FixResult, files: JobFiles,
       sentence: `${pr ? `Opened ${pr.url} with a fix whose tests passed on exactly the committed tree.` : `Pushed ${published.branch}.`}${threads}`,
       ...(pr ? { pullRequest: pr } : {}),
       ...logLinks,
-      ...(outcome.verified ? { evidence: { ...outcome.verified, commit: published.commit, branch: published.branch } } : {}),
+      ...(outcome.verified ? { evidence: { ...outcome.verified, commit: published.commit, branch: published.branch, ...(result.environment ? { environment: result.environment } : {}) } } : {}),
     });
     return;
   }

@@ -59,7 +59,7 @@ export function githubPublisher(deps: GitHubPublisherDeps): Publisher {
         allowedPrefix: deps.config.branch_prefix,
         protectedBranches: target.protectedBranches,
       });
-      const evidence: Evidence = { ...input.verified, commit, branch: target.branch };
+      const evidence: Evidence = { ...input.verified, commit, branch: target.branch, ...(input.environment ? { environment: input.environment } : {}) };
       const cost = input.tokens && deps.cost ? { cost: costText(costOf(input.tokens, deps.cost.model, deps.cost.price)) } : {};
       const pr = await host.upsertPullRequest({
         head: target.branch,

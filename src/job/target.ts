@@ -27,6 +27,8 @@ export interface JobTarget {
   commandsFrom?: string;
   /** The review threads the job answers, as they were when its task was written (review and PR retry jobs). */
   threads?: AddressedThread[];
+  /** The environment image the job's first attempt pinned: a resumed job runs on that digest, whatever its tag says now. */
+  image?: { reference: string; digest: string };
 }
 
 /** A review thread a job answers: where to reply, what to resolve, which lines of the base it is on. */

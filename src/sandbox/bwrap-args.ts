@@ -5,8 +5,15 @@ import { CLOSE_INHERITED_FDS, firstClosedFd } from './inherited-fds.js';
  * here and nowhere else, so it can be read (and tested) without running anything.
  */
 
-/** One top-level system path: a real directory to bind read-only, or a symlink to recreate. */
-export type SystemEntry = { path: string; kind: 'dir' } | { path: string; kind: 'symlink'; target: string };
+/**
+ * One system path: a real directory (or file) to bind read-only — from `source` when it is not the
+ * host's own (an environment image's root: image-root.ts) —, a symlink to recreate, or an empty
+ * directory made in the sandbox's own root so that mounts below it have somewhere to go.
+ */
+export type SystemEntry =
+  | { path: string; kind: 'dir'; source?: string }
+  | { path: string; kind: 'symlink'; target: string }
+  | { path: string; kind: 'mkdir' };
 
 export interface BwrapPlan {
   /** /usr, /bin, /lib… as found on the host (merged-usr hosts have symlinks). */
@@ -22,7 +29,17 @@ export interface BwrapPlan {
    * read-only at `mount`), and the system node that runs the forwarder. Null: no network at all.
    * The sandbox never shares the host's network namespace either way.
    */
-  egress: { dir: string; mount: string; node: string; forwarder: string; socket: string; port: number; caBundle: string | null } | null;
+  egress: {
+    dir: string;
+    mount: string;
+    node: string;
+    /** Replaces `node` as the forwarder's argv prefix (the host's node through its own loader, in an image). */
+    launcher?: readonly string[];
+    forwarder: string;
+    socket: string;
+    port: number;
+    caBundle: string | null;
+  } | null;
   /** The workspace's git view (host-decided), bound before the workspace so it stays writable. */
   readOnlyBinds: readonly { source: string; target: string }[];
   /** Host-decided read-write binds (the setup step's package-manager cache). */
@@ -39,6 +56,8 @@ export interface BwrapPlan {
   seccompFd: number | null;
   /** Descriptor bwrap reads more arguments from (`--setenv` of setup secrets), after the environment; null/absent: none. */
   argsFd?: number | null;
+  /** Remount `/` read-only after every mount (an environment image's root: image-plan.ts). */
+  readOnlyRoot?: boolean;
   /** Files bwrap reads from a descriptor and mounts read-only, in place of the host's (/etc/passwd naming a leased uid). */
   dataFiles?: readonly { path: string; fd: number }[];
   /**
@@ -55,7 +74,8 @@ export function buildBwrapArgs(plan: BwrapPlan): string[] {
   args.push('--hostname', 'greenfix-sandbox');
   if (plan.seccompFd !== null) args.push('--seccomp', String(plan.seccompFd));
   for (const entry of plan.system) {
-    if (entry.kind === 'dir') args.push('--ro-bind', entry.path, entry.path);
+    if (entry.kind === 'dir') args.push('--ro-bind', entry.source ?? entry.path, entry.path);
+    else if (entry.kind === 'mkdir') args.push('--dir', entry.path);
     else args.push('--symlink', entry.target, entry.path);
   }
   if (plan.etcView && !plan.egress) {
@@ -75,13 +95,15 @@ export function buildBwrapArgs(plan: BwrapPlan): string[] {
   for (const bind of plan.writableBinds ?? []) args.push('--bind', bind.source, bind.target);
   if (plan.egress) args.push('--ro-bind', plan.egress.dir, plan.egress.mount);
   args.push('--bind', plan.workspace, plan.mountAt ?? plan.workspace, '--chdir', plan.cwd);
+  // An image's root is bwrap's own tmpfs holding the image's binds: made read-only once every mount is in place.
+  if (plan.readOnlyRoot) args.push('--remount-ro', '/');
   args.push('--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
   if (plan.argsFd !== undefined && plan.argsFd !== null) args.push('--args', String(plan.argsFd));
   args.push('--');
   if (plan.egress) {
-    const { node, mount, forwarder, socket, port, caBundle } = plan.egress;
-    args.push(node, `${mount}/${forwarder}`, `${mount}/${socket}`, String(port), caBundle ?? '-');
+    const { node, launcher, mount, forwarder, socket, port, caBundle } = plan.egress;
+    args.push(...(launcher ?? [node]), `${mount}/${forwarder}`, `${mount}/${socket}`, String(port), caBundle ?? '-');
   }
   args.push('bash', '--norc', '--noprofile', '-c', plan.command);
   return args;

@@ -46,6 +46,8 @@ import { SandboxRequestError } from './errors.js';
 import { ETC_ALLOW, ETC_NETWORK, probeEtc, probeSystemDirs } from './host-layout.js';
 import { makeEtcView, type EtcView } from './etc-view.js';
 import { createJobCgroups, type JobCgroups } from './job-cgroups.js';
+import { hostNode as probeHostNode, type HostNode } from './host-node.js';
+import { imagePlan } from './image-plan.js';
 import { createJobSandbox } from './job-sandbox.js';
 import { isReachableBy, prepareWorkspaceOwnership, type FileOwner } from './ownership.js';
 import { checkReadOnlyBinds } from './read-only-binds.js';
@@ -53,7 +55,7 @@ import { resolveCwd } from './request-paths.js';
 import { seccompProgram } from './seccomp-filter.js';
 import { readHostIdentity, sandboxIdentity } from './sandbox-identity.js';
 import { toSandboxResult } from './to-sandbox-result.js';
-import type { Sandbox, SandboxRequest, SandboxResult } from './types.js';
+import type { Sandbox, SandboxImage, SandboxRequest, SandboxResult } from './types.js';
 import type { UidPool } from './uid-leases.js';
 
 export interface SandboxLimits {
@@ -116,7 +118,9 @@ const SECCOMP_FD = 3;
 /** What a job's commands share, prepared once when the job starts: who they run as, its /etc, its cgroups. */
 interface JobResources {
   owner: FileOwner | null;
-  /** Null: the /etc entries are bound one by one (one-off commands, or the copy failed). */
+  /** The job's environment image, its root read-only as / (image-plan.ts); null: the host's userland. */
+  image: SandboxImage | null;
+  /** Null: the /etc entries are bound one by one (one-off commands, an image, or the copy failed). */
   etcView: EtcView | null;
   cgroups: JobCgroups | null;
 }
@@ -146,6 +150,9 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     networkEtc,
     path: options.path,
   });
+
+  let hostNode: HostNode | undefined;
+  const nodeForImages = (node: string) => (hostNode ??= probeHostNode(node));
 
   const runAs = async (request: SandboxRequest, job: JobResources): Promise<SandboxResult> => {
     const owner = job.owner;
@@ -184,24 +191,31 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     egress: SetupEgress | null,
     job: JobResources,
   ): Promise<SandboxResult> => {
-    const { owner } = job;
+    const { owner, image } = job;
     const workspace = request.workspace;
-    const env = sandboxEnvironment({ ...options.baseEnv, ...egress?.env, ...request.env }, { home: HOME, path: options.path });
     // Checked as the read-only binds are: host-decided (the setup step's package cache), never from the worktree.
     const writableBinds = checkReadOnlyBinds(request.writableBinds ?? [], mountPoint(request), { appDirs: options.appDirs, dataDirs: options.dataDirs ?? [], runAs: owner });
+    // An environment image replaces the host's userland (image-plan.ts); everything else stays as it is.
+    const inImage = image
+      ? imagePlan({ image, owner, home: HOME, mountAt: mountPoint(request), readOnlyBinds, writableBinds, egress: egress?.plan ?? null, hostNode: nodeForImages })
+      : null;
+    // The user's toolchains' variables (baseEnv) are the host userland's; an image brings its own.
+    const env = sandboxEnvironment({ ...(inImage ? {} : options.baseEnv), ...egress?.env, ...(egress ? inImage?.env : {}), ...request.env }, { home: HOME, path: options.path });
     // Descriptors from 3 on: the seccomp program, then the files bwrap mounts from data.
-    const etcView = egress ? null : job.etcView;
-    const identity = owner && !etcView ? sandboxIdentity(owner, HOME, hostIdentity) : [];
+    // A job's /etc copy is the host's: an image's /etc comes with its root (image-plan.ts).
+    const etcView = egress || inImage ? null : job.etcView;
+    const identity = inImage ? inImage.identity : owner && !etcView ? sandboxIdentity(owner, HOME, hostIdentity) : [];
     const secrets = checkSecrets(request);
     const firstDataFd = SECCOMP_FD + (filter ? 1 : 0);
     const argsFd = secrets ? firstDataFd + identity.length : null;
     const bwrapArgs = buildBwrapArgs({
-      system,
-      etc,
-      networkEtc,
-      extraReadOnly: options.extraReadOnlyPaths ?? [],
-      egress: egress?.plan ?? null,
-      readOnlyBinds,
+      system: inImage?.system ?? system,
+      etc: inImage ? [] : etc,
+      networkEtc: inImage ? [] : networkEtc,
+      extraReadOnly: inImage ? [] : (options.extraReadOnlyPaths ?? []),
+      egress: inImage ? inImage.egress : (egress?.plan ?? null),
+      readOnlyBinds: inImage?.readOnlyBinds ?? readOnlyBinds,
+      readOnlyRoot: inImage !== null,
       writableBinds,
       workspace,
       ...(request.mountAt ? { mountAt: request.mountAt } : {}),
@@ -240,7 +254,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   const runOnce = async (request: SandboxRequest): Promise<SandboxResult> => {
     const cgroups = jobCgroups();
     try {
-      return await runAs(request, { owner: options.runAs, etcView: null, cgroups });
+      return await runAs(request, { owner: options.runAs, image: null, etcView: null, cgroups });
     } finally {
       await cgroups?.removeAll();
     }
@@ -250,10 +264,13 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     kind: 'bwrap',
     owner: options.runAs,
     run: runOnce,
-    async forJob({ workspace }) {
+    async forJob({ workspace, image = null }) {
       const lease = options.uids ? await options.uids.acquire(ownerUid(workspace)) : null;
       const owner = lease?.owner ?? options.runAs;
       try {
+        if (image && owner && !isReachableBy(image.rootfs, owner)) {
+          throw new SandboxRequestError('workspace-unreachable', `the environment image's root ${image.rootfs} is not reachable by the sandbox uid ${owner.uid}: every parent directory needs o+x`);
+        }
         // Children first, the root last: a root owned by the leased uid means the whole tree is.
         if (owner && ownerUid(workspace) !== owner.uid) await prepareWorkspaceOwnership(workspace, owner);
       } catch (error) {
@@ -262,7 +279,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       }
       const job: JobResources = {
         owner,
-        etcView: makeEtcView({ etc, identity: owner ? sandboxIdentity(owner, HOME, hostIdentity) : [] }),
+        image,
+        etcView: image ? null : makeEtcView({ etc, identity: owner ? sandboxIdentity(owner, HOME, hostIdentity) : [] }),
         cgroups: jobCgroups(),
       };
       return createJobSandbox({
@@ -270,6 +288,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
         owner,
         run: (request) => runAs(request, job),
         workspace,
+        image,
         disk: { limitMb: limits.diskMb, pollMs: limits.diskPollMs },
         release: async () => {
           // The cgroups first: nothing of the job may still run when its uid goes back.

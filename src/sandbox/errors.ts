@@ -19,7 +19,7 @@ export class SandboxUnavailableError extends Error {
 export class SandboxConfigError extends Error {
   readonly kind = 'sandbox-config' as const;
   constructor(
-    readonly reason: 'bad-mode' | 'bad-ro-path' | 'bad-uid-range' | 'bad-limit',
+    readonly reason: 'bad-mode' | 'bad-ro-path' | 'bad-uid-range' | 'bad-limit' | 'image-needs-sandbox',
     message: string,
   ) {
     super(message);

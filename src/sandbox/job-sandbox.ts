@@ -1,7 +1,7 @@
 import { treeBytes } from './disk-watchdog.js';
 import { SandboxLimitError } from './errors.js';
 import type { FileOwner } from './ownership.js';
-import type { JobSandbox, SandboxRequest, SandboxResult } from './types.js';
+import type { JobSandbox, SandboxImage, SandboxRequest, SandboxResult } from './types.js';
 
 export interface DiskLimit {
   limitMb: number;
@@ -15,6 +15,8 @@ export interface JobSandboxOptions {
   /** Runs one command as `owner`. */
   run: (request: SandboxRequest) => Promise<SandboxResult>;
   workspace: string;
+  /** The job's environment image (bwrap only); null: the host's userland. */
+  image?: SandboxImage | null;
   disk: DiskLimit;
   /** Removes what the job's commands shared, and gives the uid back. */
   release: () => void | Promise<void>;
@@ -94,6 +96,7 @@ export function createJobSandbox(options: JobSandboxOptions): JobSandbox {
   return {
     kind: options.kind,
     owner: options.owner,
+    image: options.image ?? null,
     signal: stopped.signal,
     run,
     async release() {

@@ -15,6 +15,8 @@ interface Requirement {
   rootOnly?: boolean;
   /** Needed without the sandbox too. */
   always?: boolean;
+  /** Only needed when the operator configured an environment image (GREENFIX_DEFAULT_IMAGE). */
+  images?: boolean;
 }
 
 const REQUIREMENTS: readonly Requirement[] = [
@@ -23,14 +25,17 @@ const REQUIREMENTS: readonly Requirement[] = [
   { binary: 'bwrap', aptPackage: 'bubblewrap', why: 'the sandbox every command runs in' },
   { binary: 'prlimit', aptPackage: 'util-linux', why: 'process and file-size limits in the sandbox' },
   { binary: 'setpriv', aptPackage: 'util-linux', why: 'dropping root before the sandbox starts', rootOnly: true },
+  { binary: 'skopeo', aptPackage: 'skopeo', why: 'pulling environment images (GREENFIX_DEFAULT_IMAGE) from their registry', images: true },
+  { binary: 'umoci', aptPackage: 'umoci', why: 'unpacking environment images (GREENFIX_DEFAULT_IMAGE)', images: true },
 ];
 
 /**
  * Host programs greenfix needs, checked at start-up so a missing one is a clear message rather
- * than a failure in the middle of a job. `sandboxOff` skips the sandbox's own tools.
+ * than a failure in the middle of a job. `sandboxOff` skips the sandbox's own tools; `images`
+ * (an operator's default image) adds skopeo and umoci.
  */
-export function checkSystemPackages(options: { env: Record<string, string | undefined>; isRoot: boolean; sandboxOff?: boolean }): MissingPackage[] {
-  return REQUIREMENTS.filter((r) => (!r.rootOnly || options.isRoot) && (r.always === true || !options.sandboxOff))
+export function checkSystemPackages(options: { env: Record<string, string | undefined>; isRoot: boolean; sandboxOff?: boolean; images?: boolean }): MissingPackage[] {
+  return REQUIREMENTS.filter((r) => (!r.rootOnly || options.isRoot) && (r.always === true || !options.sandboxOff) && (!r.images || options.images === true))
     .filter((r) => findExecutable(r.binary, options.env.PATH) === null)
     .map((r) => ({
       binary: r.binary,

@@ -74,9 +74,24 @@ export interface SandboxResult {
 
 export type SandboxLimitHit = { kind: 'memory'; limitMb: number } | { kind: 'disk'; limitMb: number };
 
+/**
+ * A job's environment image, unpacked by the host (image/image-cache.ts) into a host-owned
+ * directory: its root is shown read-only as the sandbox's `/` in place of the host's userland.
+ */
+export interface SandboxImage {
+  /** As the repository or operator named it. */
+  reference: string;
+  /** `sha256:…`: what the evidence names and the caches are keyed by. */
+  digest: string;
+  /** The unpacked root (host path). */
+  rootfs: string;
+}
+
 /** What a caller needs to run commands (tools, the setup step). */
 export interface SandboxRunner {
   readonly kind: 'bwrap' | 'none';
+  /** The environment image whose root is every command's `/`; absent or null: the host's userland. */
+  readonly image?: SandboxImage | null;
   run(request: SandboxRequest): Promise<SandboxResult>;
 }
 
@@ -93,7 +108,7 @@ export interface Sandbox extends SandboxRunner {
    * Leases a uid for one job (when root), hands `workspace` to it (re-chowning a resumed job's
    * worktree only when its owner changed) and watches its disk use. Release it when the job ends.
    */
-  forJob(options: { workspace: string }): Promise<JobSandbox>;
+  forJob(options: { workspace: string; image?: SandboxImage | null }): Promise<JobSandbox>;
 }
 
 /** One job's isolation: every command runs as `owner`; a limit that ends the job aborts `signal`. */

@@ -5,6 +5,7 @@ import { runProcess } from '../util/run-process.js';
 import { checkSecrets, sandboxEnvironment } from './environment.js';
 import { withoutInheritedFds } from './inherited-fds.js';
 import { createJobSandbox, type DiskLimit } from './job-sandbox.js';
+import { SandboxConfigError } from './errors.js';
 import { resolveCwd } from './request-paths.js';
 import { toSandboxResult } from './to-sandbox-result.js';
 import type { Sandbox, SandboxRequest } from './types.js';
@@ -46,8 +47,11 @@ export function createUnsandboxed(options: UnsandboxedOptions = {}): Sandbox {
     kind: 'none',
     owner: null,
     run,
-    forJob: async ({ workspace }) =>
-      createJobSandbox({ kind: 'none', owner: null, run, workspace, disk: options.disk ?? DEFAULT_DISK, release: () => undefined }),
+    forJob: async ({ workspace, image }) => {
+      // An image is a root filesystem only a sandbox can show: without one, refuse rather than run on the host's.
+      if (image) throw new SandboxConfigError('image-needs-sandbox', `the environment image ${image.reference} needs the sandbox, and GREENFIX_SANDBOX=off turned it off`);
+      return createJobSandbox({ kind: 'none', owner: null, run, workspace, disk: options.disk ?? DEFAULT_DISK, release: () => undefined });
+    },
   };
 }
 

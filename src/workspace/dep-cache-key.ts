@@ -47,13 +47,15 @@ export interface CacheKey {
  * The cache key of a setup in `root` (a worktree: read as hostile, regular files only), or null
  * when nothing can be cached: no lockfile (an install without one is not reproducible), or a
  * lockfile the host will not read (symlink, FIFO, too large). Key: the lockfile and install
- * inputs' contents, the setup command, the manager's and Node's versions, the platform and the
- * sandbox's uid scheme.
+ * inputs' contents, the setup command, the manager's and Node's versions, the platform, the
+ * sandbox's uid scheme and the environment image's digest (when there is one).
  */
-export async function dependencyCacheKey(root: string, setup: string, tools: ToolVersions, uidScheme: string): Promise<CacheKey | null> {
+export async function dependencyCacheKey(root: string, setup: string, tools: ToolVersions, uidScheme: string, image: string | null = null): Promise<CacheKey | null> {
   const ecosystem = ECOSYSTEMS.find((e) => e.lockfiles.some((file) => readable(root, file) !== null));
   if (!ecosystem || isWorkspaceRoot(root)) return null;
   const parts: Record<string, string> = { setup, manager: ecosystem.manager, platform: tools.platform, uids: uidScheme };
+  // What an install built against an environment image's libraries is good for: that digest only.
+  if (image) parts.image = image;
   for (const file of [...ecosystem.lockfiles, ...ecosystem.inputs]) {
     const text = readable(root, file);
     if (text === undefined) return null;

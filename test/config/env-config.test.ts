@@ -44,8 +44,24 @@ describe('loadEnvConfig', () => {
       cacheBytes: 5120 * 1024 * 1024,
       caps: { jobReserveUsd: 1 },
       setupSecrets: [],
+      images: { insecureRegistries: [], cacheBytes: 20_480 * 1024 * 1024 },
       model: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
     });
+  });
+
+  it('environment images: the default image, the auth file (absolute), plain-HTTP hosts, the cache cap', () => {
+    const images = { GREENFIX_DEFAULT_IMAGE: 'python:3.12-slim', GREENFIX_REGISTRY_AUTH_FILE: 'auth.json', GREENFIX_INSECURE_REGISTRIES: 'registry.internal:5000, mirror.lan', GREENFIX_IMAGE_CACHE_MB: '1024' };
+    expect(loadEnvConfig({ ...APP, ...images }, { cwd: '/srv/greenfix' }).images).toEqual({
+      defaultImage: 'python:3.12-slim',
+      authFile: '/srv/greenfix/auth.json',
+      insecureRegistries: ['registry.internal:5000', 'mirror.lan'],
+      cacheBytes: 1024 * 1024 * 1024,
+    });
+    expect(problemsOf({ ...APP, GREENFIX_DEFAULT_IMAGE: 'python 3', GREENFIX_INSECURE_REGISTRIES: 'http://x', GREENFIX_IMAGE_CACHE_MB: '10' })).toEqual([
+      expect.stringMatching(/^GREENFIX_DEFAULT_IMAGE.*an image reference such as python:3\.12-slim without whitespace/),
+      expect.stringMatching(/^GREENFIX_INSECURE_REGISTRIES.*registry hosts separated by commas/),
+      expect.stringMatching(/^GREENFIX_IMAGE_CACHE_MB.*256/),
+    ]);
   });
 
   it('spend caps: amounts in USD, the reservation at most every cap set', () => {

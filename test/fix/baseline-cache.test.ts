@@ -29,4 +29,13 @@ describe('the baseline cache key includes the dependency state it ran against', 
     expect(dependencyState(old)).not.toBe(dependencyState({ ...old, createdAt: 2 }));
     expect(dependencyState({ baseCommit: 'c', createdAt: 1 })).toBe('none');
   });
+
+  it('a baseline measured in one environment image never stands for another, nor for the host\'s userland', () => {
+    const image = (d: string) => `sha256:${d.repeat(64)}`;
+    const host = baselineKey(TREE, 'pytest', null, 'none');
+    expect(baselineKey(TREE, 'pytest', null, 'none', null)).toBe(host);
+    expect(baselineKey(TREE, 'pytest', null, 'none', image('1'))).not.toBe(host);
+    expect(baselineKey(TREE, 'pytest', null, 'none', image('1'))).not.toBe(baselineKey(TREE, 'pytest', null, 'none', image('2')));
+    expect(baselineKey(TREE, 'pytest', null, 'none', image('1'))).toBe(baselineKey(TREE, 'pytest', null, 'none', image('1')));
+  });
 });

@@ -139,6 +139,16 @@ describe('checkSystemPackages', () => {
     expect(missing[2]?.message).toMatch(/apt-get install bubblewrap/);
   });
 
+  it('needs skopeo and umoci only when the operator configured a default image, naming the Debian packages', () => {
+    expect(checkSystemPackages({ env: { PATH: '/nonexistent' }, isRoot: true }).map((m) => m.binary)).not.toContain('skopeo');
+    const missing = checkSystemPackages({ env: { PATH: '/nonexistent' }, isRoot: true, images: true }).filter((m) => ['skopeo', 'umoci'].includes(m.binary));
+    expect(missing.map((m) => m.message)).toEqual([
+      expect.stringMatching(/^skopeo is not installed \(needed for pulling environment images \(GREENFIX_DEFAULT_IMAGE\).*apt-get install skopeo$/),
+      expect.stringMatching(/^umoci is not installed .*apt-get install umoci$/),
+    ]);
+    expect(checkSystemPackages({ env: { PATH: process.env.PATH }, isRoot: true, images: true })).toEqual([]);
+  });
+
   it('only needs git and bash (every launch closes inherited descriptors) when the sandbox is off, and no setpriv when not root', () => {
     expect(checkSystemPackages({ env: { PATH: '/nonexistent' }, isRoot: true, sandboxOff: true }).map((m) => m.binary)).toEqual(['git', 'bash']);
     expect(checkSystemPackages({ env: { PATH: '/nonexistent' }, isRoot: false }).map((m) => m.binary)).not.toContain('setpriv');

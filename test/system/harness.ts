@@ -75,6 +75,8 @@ export interface HarnessOptions {
   now?: () => number;
   /** The sweep for jobs left waiting for their sender's authorisation; default the app's (a minute). */
   authorizeSweep?: { everyMs: number; strandedAfterMs: number };
+  /** Environment images (GREENFIX_DEFAULT_IMAGE…, skopeo and umoci); default none. */
+  images?: AppOptions['images'];
 }
 
 /**
@@ -140,6 +142,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     ...(options.now ? { now: options.now } : {}),
     ...(options.cacheBytes ? { cacheBytes: options.cacheBytes } : {}),
     ...(options.setupSecrets ? { setupSecrets: options.setupSecrets, redactSecrets: options.setupSecrets.map((g) => g.value) } : {}),
+    ...(options.images ? { images: options.images } : {}),
     workerId: 'test-worker',
     wrap: noEffectWrappers,
     Octokit: options.Octokit ?? UNTHROTTLED_OCTOKIT,

@@ -62,6 +62,12 @@ describe('dependency cache key', () => {
     expect((await dependencyCacheKey(root, 'npm ci', { ...TOOLS, platform: 'linux-arm64' }, 'test'))?.key).not.toBe(a.key);
     expect((await dependencyCacheKey(root, 'npm ci', TOOLS, 'per-job'))?.key).not.toBe(a.key);
     expect(a.dirs).toEqual(['node_modules']);
+    // An environment image's digest keys its installs apart; without one the key is as it always was.
+    const inImage = await dependencyCacheKey(root, 'npm ci', TOOLS, 'test', `sha256:${'1'.repeat(64)}`);
+    expect(inImage?.key).not.toBe(a.key);
+    expect(inImage?.parts.image).toBe(`sha256:${'1'.repeat(64)}`);
+    expect((await dependencyCacheKey(root, 'npm ci', TOOLS, 'test', `sha256:${'2'.repeat(64)}`))?.key).not.toBe(inImage?.key);
+    expect((await dependencyCacheKey(root, 'npm ci', TOOLS, 'test', null))?.key).toBe(a.key);
   });
 
   it('is null without a lockfile, or when the lockfile is a symlink the host will not follow', async () => {
