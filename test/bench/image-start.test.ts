@@ -4,7 +4,9 @@ import { benchImageStart } from '../../bench/image-start.js';
 import { imageStartRows } from '../../bench/report.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 
-const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith('gf-bench-image-') || n.startsWith('gf-registry-'));
+// Only the bench's own directory: registries (gf-registry-*, removed by their stop()) of other files
+// come and go in the same /tmp while this runs beside them.
+const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith('gf-bench-image-'));
 
 describe('the environment image benchmark, at a tiny size', () => {
   it('measures a first pull and job starts in the image against the host, and leaves nothing behind', async () => {

@@ -19,7 +19,8 @@ describe("a job's /etc: laid out once, bound read-only as one directory", () => 
   (isRoot ? it : it.skip)('names the leased uid, refuses every write, shows allow-listed entries only, and goes with the job', async () => {
     const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: quiet });
     const workspace = await sandboxWorkspace(temp);
-    const views = () => readdirSync(tmpdir()).filter((name) => name.startsWith('greenfix-etc-'));
+    // This process's views only (greenfix-etc-<pid>-…): other test files' jobs make theirs beside it.
+    const views = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`greenfix-etc-${process.pid}-`));
     const before = views();
     const job: JobSandbox = await sandbox.forJob({ workspace });
     const made = views().filter((name) => !before.includes(name));
