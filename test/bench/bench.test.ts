@@ -1,7 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { benchContextTokens } from '../../bench/context-tokens.js';
-import { benchLoad, type LoadVariant } from '../../bench/load.js';
+import type { LoadVariant } from '../../bench/load.js';
 import { benchPrefixCache } from '../../bench/prefix-cache.js';
 import { benchPromptSize } from '../../bench/prompt-size.js';
 import { formatTable } from '../../bench/report.js';
@@ -9,14 +9,12 @@ import { sessionScript } from '../../bench/session-script.js';
 import { benchSandboxCommand } from '../../bench/sandbox-command.js';
 import { benchStepOverhead } from '../../bench/step-overhead.js';
 import { benchTreeHash } from '../../bench/tree-hash.js';
-import { benchWebhookAck } from '../../bench/webhook-ack.js';
 import { systemPrompt } from '../../src/agent/prompt.js';
 import { createTools, toolSpecs } from '../../src/agent/tools/registry.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
-import { startRedisServer } from '../support/redis-server.js';
 
-const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith('gf-bench-context-') || n.startsWith('gf-bench-prefix-') || n.startsWith('gf-bench-steps-') || n.startsWith('gf-bench-app-'));
+const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith('gf-bench-context-') || n.startsWith('gf-bench-prefix-') || n.startsWith('gf-bench-steps-'));
 const sane = (value: number) => Number.isFinite(value) && value > 0;
 
 /** Each benchmark at a tiny size: the figures are real numbers, never timing thresholds. */
@@ -85,44 +83,6 @@ describe('benchmarks', () => {
     expect(r.toolSpecsBytes).toBe(Buffer.byteLength(JSON.stringify(toolSpecs(createTools()))));
     expect(r.totalBytes).toBe(r.systemPromptBytes + r.toolSpecsBytes);
   });
-});
-
-describe('webhook acknowledgement', () => {
-  it('answers every delivery and makes exactly one job per distinct delivery, with both workers busy meanwhile', async () => {
-    const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: () => undefined });
-    const before = leftovers();
-    const r = await benchWebhookAck({ sandbox, deliveries: 5, burst: 40, connections: 10, throttledDeliveries: 2 });
-    expect(leftovers()).toEqual(before);
-    for (const s of [r.idle, r.enqueueIdle, r.busy, r.throttled]) expect(s.failed === 0 && sane(s.p50) && s.p99 >= s.p50).toBe(true);
-    expect(r.busyRunningMin).toBe(2);
-    expect(r.busyJobsEnded).toBe(0);
-    expect(r.burst).toMatchObject({ deliveries: 40, distinct: 36, answered200: 40, jobs: 36, lost: 0, doubled: 0 });
-  }, 120_000);
-});
-
-describe('load', () => {
-  it('paces signed deliveries at a receiver on SQLite and on Redis: every one answered 200, one job per distinct delivery', async () => {
-    const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: () => undefined });
-    const before = leftovers();
-    const redis = await startRedisServer();
-    try {
-      const r = await benchLoad({ sandbox, redisUrl: redis.url, perSecond: 40, seconds: 1, threads: false });
-      expect(r).toMatchObject({ perSecond: 40, seconds: 1, throttling: 'off' });
-      for (const v of [r.sqlite, r.redis]) {
-        // 40 sent, every tenth a redelivery of an earlier id: 36 distinct.
-        expect(v).toMatchObject({ sent: 40, distinct: 36, statuses: { '200': 40 }, jobs: 36, lost: 0, doubled: 0, mismatched: 0 });
-        expect(sane(v.ack.p50) && v.ack.p99 >= v.ack.p50 && v.ack.max >= v.ack.p99).toBe(true);
-        expect(v.spanMs).toBeGreaterThan(0);
-        expect(v.drainMs).toBeGreaterThanOrEqual(v.spanMs);
-      }
-      expect([r.sqlite.queue, r.redis.queue]).toEqual(['SQLite', 'Redis']);
-    } finally {
-      await redis.stop();
-    }
-    expect(leftovers()).toEqual(before);
-    // Its own server's directory: other suites' servers may come and go meanwhile.
-    expect(existsSync(redis.dir)).toBe(false);
-  }, 120_000);
 });
 
 describe('sessionScript', () => {
