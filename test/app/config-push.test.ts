@@ -1,10 +1,9 @@
 import { configChangedBy } from '../../src/app/config-push.js';
-import { examplePayload } from '../support/webhook-client.js';
 
 describe('configChangedBy (push)', () => {
   const push = (overrides: Record<string, unknown> = {}) => {
-    const payload = examplePayload('push');
-    return { ...payload, ref: `refs/heads/${payload.repository.default_branch}`, forced: false, created: false, commits: [{ added: [], removed: [], modified: ['README.md'] }], ...overrides };
+    const repository = { id: 1296269, name: 'widgets', full_name: 'octo-org/widgets', default_branch: 'main', owner: { login: 'octo-org', id: 1 } };
+    return { ref: 'refs/heads/main', before: 'a'.repeat(40), after: 'b'.repeat(40), repository, forced: false, created: false, commits: [{ added: [], removed: [], modified: ['README.md'] }], ...overrides };
   };
 
   it('forgets the repository when its default branch gets the file changed, added or removed', () => {

@@ -29,7 +29,7 @@ function holdNextConfigRead(state: () => Harness['state']): { requested: Promise
       requested();
       void released.then(() => {
         const r = answer(state(), 'GET', uri, undefined, accept, String(this.req.headers.authorization ?? ''));
-        callback(null, [r.status, r.raw ?? r.body, r.headers ?? {}]);
+        callback(null, [r.status, r.raw ?? (r.body as nock.ReplyBody), r.headers ?? {}]);
       });
     });
   return { requested: asked, release };
