@@ -24,6 +24,8 @@ export interface AckUnderJobsBench {
   seconds: number;
   /** How late the fake GitHub answers the collaborator-permission call. */
   permissionDelayMs: number;
+  /** How late it answers the read of `.github/greenfix.yml`. */
+  configDelayMs: number;
   /** Distinct senders (all with write access): most checks miss the permission cache. */
   senders: number;
   /** Baseline: a receiver-only app, nothing running. */
@@ -39,6 +41,7 @@ export interface AckUnderJobsOptions {
   perSecond?: number;
   seconds?: number;
   permissionDelayMs?: number;
+  configDelayMs?: number;
   senders?: number;
 }
 
@@ -50,14 +53,14 @@ const SLEEPER = new ScriptedModel(Array.from({ length: 90 }, (_, i) => ({ tool_c
 /**
  * Issue 26's webhook figure: open-loop signed `issues.labeled` deliveries at `perSecond` for
  * `seconds`, each enqueueing a job whose sender must be checked, while GitHub answers the
- * permission call `permissionDelayMs` late; once to a receiver with nothing running, once to an
+ * permission call `permissionDelayMs` late (and the config read `configDelayMs`); once to a receiver with nothing running, once to an
  * app (role all) whose four workers run a job each. The sender and the fake GitHub run on worker
  * threads, so the app's event loop is its own.
  */
 export async function benchAckUnderJobs(o: AckUnderJobsOptions): Promise<AckUnderJobsBench> {
-  const { perSecond = 200, seconds = 5, permissionDelayMs = 300, senders = 500 } = o;
+  const { perSecond = 200, seconds = 5, permissionDelayMs = 300, configDelayMs = 0, senders = 500 } = o;
   const roles = Object.fromEntries(Array.from({ length: senders }, (_, i) => [`dev-${i}`, 'write']));
-  const world = await startAppWorld({ githubOnThread: true, repos: JOBS, roles, permissionDelayMs });
+  const world = await startAppWorld({ githubOnThread: true, repos: JOBS, roles, permissionDelayMs, configDelayMs });
   const count = perSecond * seconds;
   try {
     const receiver = await startBenchApp(world, 'ack-idle', { role: 'receiver', model: SLEEPER, sandbox: o.sandbox, throttled: false });
@@ -77,7 +80,7 @@ export async function benchAckUnderJobs(o: AckUnderJobsOptions): Promise<AckUnde
       await until(() => calls.n >= JOBS && b.app.pool?.running() === JOBS, 180_000, `${JOBS} jobs in their agent loop`);
       const busy = await phase(world, b, 'busy', count, perSecond, senders);
       const counts = await b.queue.counts();
-      return { perSecond, seconds, permissionDelayMs, senders, idle, busy, busyJobsEnded: counts.succeeded + counts.failed + counts.cancelled };
+      return { perSecond, seconds, permissionDelayMs, configDelayMs, senders, idle, busy, busyJobsEnded: counts.succeeded + counts.failed + counts.cancelled };
     } finally {
       await b.stop();
     }

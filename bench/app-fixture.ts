@@ -41,6 +41,8 @@ export interface AppWorldOptions {
   roles?: Record<string, string>;
   /** The collaborator-permission call answers this late (a slow GitHub API); default at once. */
   permissionDelayMs?: number;
+  /** The config read (`.github/greenfix.yml`) answers this late; default at once. */
+  configDelayMs?: number;
 }
 
 export async function startAppWorld(options: AppWorldOptions = {}): Promise<AppWorld> {
@@ -52,7 +54,7 @@ export async function startAppWorld(options: AppWorldOptions = {}): Promise<AppW
   const remotes = join(dir, 'remote');
   for (const name of names) await makeBareRepo(join(dir, `seed-${name}`), join(remotes, state.owner, `${name}.git`));
   const gitServer = await startGitHttpServer({ root: remotes, token: state.token });
-  const fakeOptions = options.permissionDelayMs ? { permissionDelayMs: options.permissionDelayMs } : {};
+  const fakeOptions = { ...(options.permissionDelayMs ? { permissionDelayMs: options.permissionDelayMs } : {}), ...(options.configDelayMs ? { configDelayMs: options.configDelayMs } : {}) };
   const github = options.githubOnThread ? await serveBenchGitHubOnThread(start, fakeOptions) : await serveBenchGitHub(state, fakeOptions);
   const repositories = names.map((name, i) => ({
     id: 5_000 + i,

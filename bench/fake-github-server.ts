@@ -12,9 +12,12 @@ export interface FakeGitHubServer {
 export interface FakeGitHubOptions {
   /** The collaborator-permission call answers this late: a slow GitHub API (0: at once). */
   permissionDelayMs?: number;
+  /** The read of `.github/greenfix.yml` answers this late (0: at once). */
+  configDelayMs?: number;
 }
 
 const PERMISSION = /\/collaborators\/[^/]+\/permission(\?|$)/;
+const CONFIG_READ = /\/contents\/\.github(%2F|\/)greenfix\.yml(\?|$)/;
 
 /**
  * The tests' stateful fake GitHub as a loopback HTTP server. Not test/support's
@@ -32,7 +35,8 @@ export async function serveBenchGitHub(state: FakeGitHubState, options: FakeGitH
         res.writeHead(r.status, { 'content-type': r.raw !== undefined ? 'text/plain' : 'application/json', ...r.headers });
         res.end(r.raw ?? JSON.stringify(r.body ?? {}));
       };
-      const delayMs = options.permissionDelayMs && PERMISSION.test(req.url ?? '') ? options.permissionDelayMs : 0;
+      const url = req.url ?? '';
+      const delayMs = PERMISSION.test(url) ? (options.permissionDelayMs ?? 0) : CONFIG_READ.test(url) ? (options.configDelayMs ?? 0) : 0;
       if (delayMs > 0) setTimeout(answer, delayMs);
       else answer();
     });

@@ -31,7 +31,7 @@ export function webhookAckRows(r: WebhookAckBench): Row[] {
  */
 export function ackUnderJobsRows(r: AckUnderJobsBench): Row[] {
   const { idle, busy } = r;
-  const at = `${r.perSecond}/s × ${r.seconds} s, permission call ${r.permissionDelayMs} ms, ${r.senders} senders`;
+  const at = `${r.perSecond}/s × ${r.seconds} s, permission call ${r.permissionDelayMs} ms, ${r.configDelayMs ? `config read ${r.configDelayMs} ms, ` : ''}${r.senders} senders`;
   const ok = busy.ack.p99 < 50 && busy.ack.p99 <= 2 * idle.ack.p99 && busy.ack.failed === 0;
   const sound = (p: typeof idle) => p.lost === 0 && p.undecided === 0;
   return [

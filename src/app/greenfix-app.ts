@@ -3,6 +3,8 @@ import { createGitHost } from '../github/octokit-host.js';
 import type { JobQueue } from '../queue/types.js';
 import { createAfterAnswer, type AfterAnswer } from './after-answer.js';
 import { authorizeWaiting, type AuthorizeWaitingDeps } from './authorize-waiting.js';
+import { createConfigCache, type ConfigCache } from './config-cache.js';
+import { configChangedBy } from './config-push.js';
 import { handleWebhook } from './handle-webhook.js';
 import { createPermissionCache, type PermissionCache } from './permission-cache.js';
 import { deliveryLogger } from './logger-context.js';
@@ -27,6 +29,8 @@ export interface AppDeps {
   afterAnswer?: AfterAnswer;
   /** Senders' permissions; default 60 s, in this process's memory. */
   permissions?: PermissionCache;
+  /** Repository configs; default 30 s, in this process's memory. */
+  configs?: ConfigCache;
   /** The sweep for jobs left 'authorizing': how often a delivery may start one, and how old a job must be. */
   sweep?: { everyMs: number; strandedAfterMs: number };
 }
@@ -43,6 +47,12 @@ export const EVENTS = [
   'pull_request_review.submitted',
   'pull_request_review_comment.created',
 ] as const;
+
+/**
+ * A push to a default branch that touches `.github/greenfix.yml` forgets its cached config
+ * (config-push.ts); nothing else happens on a push.
+ */
+export const CONFIG_EVENTS = ['push'] as const;
 
 /**
  * Events that change who may ask greenfix for work: a cached permission of the login they name is
@@ -73,9 +83,11 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
     const tokens = createRepoTokens({ now: Date.now });
     const afterAnswer = deps.afterAnswer ?? createAfterAnswer((obj, msg) => app.log.warn(obj, msg));
     const permissions = deps.permissions ?? createPermissionCache({ now: Date.now });
+    const configs = deps.configs ?? createConfigCache({ now: Date.now });
     const sweepDeps: AuthorizeWaitingDeps = {
       queue: deps.queue,
       permissions,
+      configs,
       refusals,
       afterAnswer,
       wake: deps.wake,
@@ -83,6 +95,10 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
       hostFor: async (request) => {
         const installation = await app.auth(request.installationId);
         return createGitHost(scopedOctokit(installation, tokens.repo(installation, request.installationId, request.repo.id)), { owner: request.repo.owner, repo: request.repo.name });
+      },
+      readConfigFor: async (request) => {
+        const installation = await app.auth(request.installationId);
+        return readConfigFile(scopedOctokit(installation, tokens.config(installation, request.installationId)), { owner: request.repo.owner, repo: request.repo.name });
       },
     };
     // At start, every job left waiting is a stopped receiver's: decide them all now. Then at most
@@ -101,13 +117,17 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
       const { login, repoId } = memberOf(context.payload);
       if (login) permissions.forget(login, context.name === 'member' ? repoId : undefined);
     });
+    app.on([...CONFIG_EVENTS], async (context) => {
+      const stale = configChangedBy(context.payload);
+      if (stale) configs.forget(stale);
+    });
     app.on([...EVENTS], async (context) => {
       const started = performance.now();
       const log = deliveryLogger(context.log, context.id, context.payload.repository?.full_name).child({ event: context.name });
       try {
         const { result, detail } = await handleWebhook(
           { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(repoClient(context, tokens), context.repo()), readConfig: () => readConfig(context, tokens) },
-          { queue: deps.queue, identity, wake: deps.wake, refusals, permissions, afterAnswer, log },
+          { queue: deps.queue, identity, wake: deps.wake, refusals, permissions, configs, afterAnswer, log },
         );
         log.info({ result, detail }, `webhook ${result}`);
         deps.metrics.webhook(context.name, result, (performance.now() - started) / 1000);

@@ -1,15 +1,13 @@
-import { loadRepoConfig } from '../config/load-repo-config.js';
-import { defaultRepoConfig } from '../config/repo-config.js';
-import { CONFIG_ERRORS_MARKER, renderConfigProblems } from '../config/render-config-problems.js';
 import type { GitHost } from '../github/types.js';
 import type { AuthorizeMode, Job, JobQueue } from '../queue/types.js';
 import { dedupeKeyFor } from '../triggers/dedupe.js';
-import { triggerFor } from '../triggers/route.js';
 import { webhookEvent, type WebhookEvent } from '../triggers/webhook-event.js';
-import { subjectKey, type CancelRequest, type JobRequest, type Refusal, type TriggerContext } from '../triggers/types.js';
+import { subjectKey, type CancelRequest, type JobRequest, type Refusal } from '../triggers/types.js';
 import type { AfterAnswer } from './after-answer.js';
 import { authorizeJob, WRITE_ROLES } from './authorize-job.js';
 import { closeSupersededComments, closeWaitingComments } from './close-waiting-comments.js';
+import type { ConfigCache } from './config-cache.js';
+import { decideTrigger } from './decide-trigger.js';
 import type { PermissionCache } from './permission-cache.js';
 import { answerOutsider, answerRefusal } from './refusal-answers.js';
 import type { RefusalLimiter } from './refusal-limiter.js';
@@ -34,6 +32,8 @@ export interface WebhookDeps {
   refusals: RefusalLimiter;
   /** Senders' permissions, shortly kept (permission-cache.ts). */
   permissions: PermissionCache;
+  /** Repository configs, shortly kept (config-cache.ts). */
+  configs: ConfigCache;
   /** Where work after the answer runs: authorising the sender, reactions, waiting comments. */
   afterAnswer: AfterAnswer;
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
@@ -48,17 +48,18 @@ type Answer = { result: WebhookResult; detail: string };
 
 /**
  * The webhook's whole job: decide (pure triggers), record, answer. It never runs anything;
- * workers do. A job that needs its sender's write access is recorded 'authorizing' and the
- * answer goes out at once: the sender is checked after it (authorize-job.ts), before anything
- * they can see happens (👀, status comment, the run). A collaborator's refusal is answered once
+ * workers do. A job that needs its sender's write access, or the repository config's word (a
+ * label, `review.on_request_changes`: decide-trigger.ts), is recorded 'authorizing' and the answer
+ * goes out at once: both are checked after it (authorize-job.ts), before anything the sender can
+ * see happens (👀, status comment, the run). A collaborator's refusal is answered once
  * per issue, sender and reason; a command from anyone else once per issue in total; all of them
  * under the repository's refusal rate limit.
  */
 export async function handleWebhook(raw: WebhookInput, deps: WebhookDeps): Promise<Answer> {
   const input: Delivery = { ...raw, event: webhookEvent(raw.event, raw.payload) };
-  const ctx = await triggerContext(input, deps);
-  if ('problems' in ctx) return ctx.problems;
-  const trigger = triggerFor(input.event, ctx);
+  const decided = await decideTrigger(input, deps);
+  if ('answer' in decided) return decided.answer;
+  const { trigger, gate } = decided;
   switch (trigger.type) {
     case 'ignored':
       return { result: 'ignored', detail: trigger.reason };
@@ -70,7 +71,8 @@ export async function handleWebhook(raw: WebhookInput, deps: WebhookDeps): Promi
     case 'job': {
       if (!trigger.authorize) return enqueue(input, deps, trigger.request, null);
       const command = trigger.request.kind === 'retry' || trigger.request.kind === 'review';
-      return enqueue(input, deps, trigger.request, trigger.quiet ? 'quiet' : command ? 'outsider' : 'refusal');
+      const request = gate ? { ...trigger.request, configGate: gate } : trigger.request;
+      return enqueue(input, deps, request, trigger.quiet ? 'quiet' : command ? 'outsider' : 'refusal');
     }
     case 'cancel': {
       const { request } = trigger;
@@ -90,31 +92,6 @@ function permissionOf(input: Delivery, deps: WebhookDeps, request: Pick<JobReque
   return deps.permissions.get(request.repo.id, request.sender, () => input.host.permission(request.sender));
 }
 
-/**
- * The label and branch prefix come from the repo config; only label events (and reviews that
- * request changes: `review.on_request_changes`) need it read here.
- */
-async function triggerContext(input: Delivery, deps: WebhookDeps): Promise<TriggerContext | { problems: Answer }> {
-  const { appId, botLogin } = await deps.identity();
-  const defaults = defaultRepoConfig();
-  const base = { appId, botLogin, label: defaults.label, branchPrefix: defaults.branch_prefix };
-  if (input.event.requestsChanges) {
-    // An invalid config is reported when a job runs; here it just means the option is off.
-    const loaded = await loadRepoConfig(input.readConfig);
-    return { ...base, reviewOnRequestChanges: loaded.ok && loaded.config.review.on_request_changes };
-  }
-  const label = input.event.label;
-  if (!label) return base;
-  const loaded = await loadRepoConfig(input.readConfig);
-  if (loaded.ok) return { ...base, label: loaded.config.label, branchPrefix: loaded.config.branch_prefix };
-  // An invalid config cannot say which label it meant; answer on the default label only.
-  if (label.name === defaults.label && label.action === 'labeled') {
-    const key = `config:${label.repoId}#${label.number}:${loaded.problems.join('|')}`;
-    if ((await deps.queue.noteOnce(key)) && deps.refusals.allow(String(label.repoId))) await input.host.upsertComment(label.number, CONFIG_ERRORS_MARKER, renderConfigProblems(loaded.problems));
-  }
-  return { problems: { result: 'refused', detail: `invalid .github/greenfix.yml: ${loaded.problems.length} problem(s)` } };
-}
-
 /** null when the sender may act; otherwise the answer (a command: the outsider reply). */
 async function unauthorized(input: Delivery, deps: WebhookDeps, refusal: Refusal): Promise<Answer | null> {
   if (WRITE_ROLES.has(await permissionOf(input, deps, refusal))) return null;
@@ -131,7 +108,8 @@ async function enqueue(input: Delivery, deps: WebhookDeps, request: JobRequest, 
   const { job, created, superseded } = await deps.queue.enqueue(request, { deliveryId: input.deliveryId, ...(dedupeKey ? { dedupeKey } : {}), ...(mode ? { authorize: mode } : {}) });
   if (job.state === 'authorizing') {
     deps.afterAnswer.run('authorising the sender', () => authorizeAndLog(input, deps, job));
-    return created ? { result: 'enqueued', detail: `job ${job.id}, ${request.sender} to be authorised` } : { result: 'duplicate', detail: `job ${job.id} exists, still to be authorised` };
+    const gate = request.configGate ? `${'label' in request.configGate ? `the \`${request.configGate.label}\` label` : '`review.on_request_changes`'} and ` : '';
+    return created ? { result: 'enqueued', detail: `job ${job.id}, ${gate}${request.sender} to be authorised` } : { result: 'duplicate', detail: `job ${job.id} exists, still to be authorised` };
   }
   if (!created) return { result: 'duplicate', detail: `job ${job.id} exists` };
   deps.wake();
@@ -143,8 +121,12 @@ async function enqueue(input: Delivery, deps: WebhookDeps, request: JobRequest, 
 }
 
 async function authorizeAndLog(input: Delivery, deps: WebhookDeps, job: Job): Promise<void> {
-  const { result, detail } = await authorizeJob({ ...refusalDeps(input, deps), permissions: deps.permissions, afterAnswer: deps.afterAnswer, wake: deps.wake }, job, input.event.reactTarget);
-  deps.log.info({ deliveryId: input.deliveryId, result, detail }, `sender ${result === 'enqueued' ? 'authorised' : result}`);
+  const { result, detail } = await authorizeJob(
+    { ...refusalDeps(input, deps), permissions: deps.permissions, configs: deps.configs, readConfig: input.readConfig, afterAnswer: deps.afterAnswer, wake: deps.wake },
+    job,
+    input.event.reactTarget,
+  );
+  deps.log.info({ deliveryId: input.deliveryId, result, detail }, `job ${result === 'enqueued' ? 'authorised' : result}`);
 }
 
 async function cancel(input: Delivery, deps: WebhookDeps, request: CancelRequest): Promise<Answer> {

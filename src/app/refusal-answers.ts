@@ -1,3 +1,5 @@
+import { defaultRepoConfig } from '../config/repo-config.js';
+import { CONFIG_ERRORS_MARKER, renderConfigProblems } from '../config/render-config-problems.js';
 import { renderRefusal } from '../github/render-refusal.js';
 import type { GitHost } from '../github/types.js';
 import type { JobQueue } from '../queue/types.js';
@@ -42,6 +44,19 @@ export async function answerOutsider(deps: RefusalDeps, request: Pick<JobRequest
     await deps.host.comment(request.number, OUTSIDER_REPLY);
   }
   return { result: 'refused', detail };
+}
+
+/**
+ * A label delivery whose repository config is invalid: the problems, once per issue and set of
+ * problems, on the default label only (an invalid config cannot say which label it meant), under
+ * the refusal rate limit. Nothing starts.
+ */
+export async function answerConfigProblems(deps: RefusalDeps, label: { name: string; repoId: number; number: number }, problems: string[]): Promise<Answer> {
+  if (label.name === defaultRepoConfig().label) {
+    const key = `config:${label.repoId}#${label.number}:${problems.join('|')}`;
+    if ((await deps.queue.noteOnce(key)) && deps.refusals.allow(String(label.repoId))) await deps.host.upsertComment(label.number, CONFIG_ERRORS_MARKER, renderConfigProblems(problems));
+  }
+  return { result: 'refused', detail: `invalid .github/greenfix.yml: ${problems.length} problem(s)` };
 }
 
 /** The refusal a label (or another non-command) from a sender without write access gets. */

@@ -28,6 +28,8 @@ const reviewSchema = z.looseObject({
   body: z.string(),
 });
 
+const configGateSchema = z.union([z.looseObject({ label: z.string() }), z.looseObject({ reviewOnRequestChanges: z.literal(true) })]);
+
 export const jobRequestSchema = z.looseObject({
   kind: z.enum(['issue', 'retry', 'ci_fix', 'review', 'doctor']),
   installationId: z.number().int(),
@@ -40,4 +42,5 @@ export const jobRequestSchema = z.looseObject({
   instructions: z.string().optional(),
   ci: ciSchema.optional(),
   review: reviewSchema.optional(),
+  configGate: configGateSchema.optional(),
 }) satisfies z.ZodType<JobRequest>;

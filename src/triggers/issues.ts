@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BasePayload, Issue } from './payload-schemas.js';
 import { capBody, closedRefusal, ignored, isBot, isSelf, parsePayload, repoRef } from './payload-helpers.js';
+import { sameLabel } from './config-gate.js';
 import type { TriggerContext, TriggerResult } from './types.js';
 
 const IssuesPayload = BasePayload.extend({
@@ -8,9 +9,8 @@ const IssuesPayload = BasePayload.extend({
   label: z.object({ name: z.string() }).nullish(),
 });
 
-/** Labels are unique per repository regardless of case, so the comparison ignores case too. */
 function isOurLabel(label: { name: string } | null | undefined, ctx: TriggerContext): boolean {
-  return label != null && label.name.toLowerCase() === ctx.label.toLowerCase();
+  return label != null && sameLabel(label.name, ctx.label);
 }
 
 /**

@@ -52,6 +52,11 @@ export interface JobRequest {
   ci?: CiFailure;
   /** With `review`: the review (all its threads) or the one review comment (its thread) to answer. */
   review?: ReviewScope;
+  /**
+   * Recorded before the repository's config was read (the webhook answers first): what it must
+   * say for the job to exist at all (config-gate.ts). Decided with the sender, before anything runs.
+   */
+  configGate?: ConfigGate;
 }
 
 /**
@@ -129,6 +134,14 @@ export interface TriggerContext {
   /** `review.on_request_changes` (repo config): any `changes_requested` review starts a job. Default false. */
   reviewOnRequestChanges?: boolean;
 }
+
+/**
+ * What the repository's config must say for a job recorded before it was read to exist: the
+ * label that was added is the one it configured (`issues.labeled`), or `review.on_request_changes`
+ * is on (a `changes_requested` review without a command). Stored with the job's request; decided
+ * after the webhook's answer (app/authorize-job.ts, with config-gate.ts).
+ */
+export type ConfigGate = { label: string } | { reviewOnRequestChanges: true };
 
 /** The subject key: one active job per issue or PR of a repository. */
 export function subjectKey(repo: Pick<RepoRef, 'id'>, number: number): string {

@@ -12,6 +12,8 @@ export interface WebhookEvent {
   /** The payload's action; undefined when it has none (a malformed or action-less payload). */
   action: string | undefined;
   payload: unknown;
+  /** The delivery's repository (its id and owner's login); null when the payload names none. */
+  repository: { id: number; owner: string } | null;
   /** An `issues` event's label (labelled or unlabelled), with its issue and repository; else null. */
   label: { action: string; name: string; number: number; repoId: number } | null;
   /**
@@ -39,6 +41,8 @@ const Commented = z.object({
   pull_request: z.object({ number: z.number() }).optional(),
 });
 
+const InRepository = z.object({ repository: z.object({ id: z.number(), owner: z.object({ login: z.string() }) }) });
+
 const Reviewed = z.object({ review: z.object({ state: z.string() }) });
 
 /** Reads a delivery once into the value triggers and the handler share. Never throws. */
@@ -47,6 +51,7 @@ export function webhookEvent(name: string, payload: unknown): WebhookEvent {
     name,
     action: actionOf(payload),
     payload,
+    repository: repositoryOf(payload),
     label: name === 'issues' ? labelOf(payload) : null,
     reactTarget: reactTargetOf(payload),
     requestsChanges: name === 'pull_request_review' && requestsChanges(payload),
@@ -58,6 +63,11 @@ function actionOf(payload: unknown): string | undefined {
   if (typeof payload !== 'object' || payload === null) return undefined;
   const action = (payload as { action?: unknown }).action;
   return typeof action === 'string' ? action : undefined;
+}
+
+function repositoryOf(payload: unknown): WebhookEvent['repository'] {
+  const parsed = InRepository.safeParse(payload);
+  return parsed.success ? { id: parsed.data.repository.id, owner: parsed.data.repository.owner.login } : null;
 }
 
 function labelOf(payload: unknown): WebhookEvent['label'] {

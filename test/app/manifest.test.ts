@@ -26,7 +26,7 @@ describe('app.yml', () => {
 
   it('subscribes to the events the triggers handle, all real webhook events', () => {
     expect([...manifest.default_events].sort()).toEqual(
-      ['check_run', 'issue_comment', 'issues', 'pull_request', 'pull_request_review', 'pull_request_review_comment', 'workflow_run'].sort(),
+      ['check_run', 'issue_comment', 'issues', 'pull_request', 'pull_request_review', 'pull_request_review_comment', 'push', 'workflow_run'].sort(),
     );
     const examples = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as Array<{
       name: string;

@@ -27,7 +27,7 @@ describe('webhookEvent: a delivery read once', () => {
     const labelled = examplePayload('issues', 'labeled');
     expect(webhookEvent('pull_request', labelled).label).toBeNull();
     for (const garbage of [null, undefined, 42, 'x', [], {}, { action: 7 }]) {
-      expect(webhookEvent('issues', garbage)).toEqual({ name: 'issues', action: undefined, payload: garbage, label: null, reactTarget: null, requestsChanges: false, contentKey: undefined });
+      expect(webhookEvent('issues', garbage)).toEqual({ name: 'issues', action: undefined, payload: garbage, repository: null, label: null, reactTarget: null, requestsChanges: false, contentKey: undefined });
     }
   });
 });
