@@ -1,14 +1,7 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { chmod } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ContextLimits } from '../src/agent/context.js';
-import { ScriptedModel } from '../src/model/scripted-model.js';
 import type { Sandbox } from '../src/sandbox/types.js';
-import { benchWorktree } from './bench-worktree.js';
-import { CLI_CONTEXT, runScripted } from './scripted-run.js';
-import { sessionScript } from './session-script.js';
-import { makeSourceRepo, VERIFY_COMMAND } from './source-repo.js';
+import { CLI_CONTEXT } from './scripted-run.js';
+import { withScriptedSessions } from './scripted-sessions.js';
 import { recordTokens } from './token-recorder.js';
 
 export interface ContextTokensOptions {
@@ -44,23 +37,15 @@ export interface ContextTokensBench {
  */
 export async function benchContextTokens(options: ContextTokensOptions): Promise<ContextTokensBench> {
   const { sandbox, steps = 60, files = 40, budgets = [CLI_CONTEXT] } = options;
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'gf-bench-context-')));
-  try {
-    await chmod(dir, 0o711); // the sandbox uid must pass through to the worktrees
-    const repo = join(dir, 'repo');
-    mkdirSync(repo);
-    const paths = await makeSourceRepo(repo, { files, minLines: 300, maxLines: 600 });
-    const turns = sessionScript(paths, steps);
+  return withScriptedSessions({ prefix: 'gf-bench-context-', sandbox, steps, files }, async (sessions) => {
     const session = async (name: string, context: ContextLimits) => {
-      const runDir = join(dir, name);
-      mkdirSync(runDir);
-      const workspace = await benchWorktree(repo, join(runDir, 'worktree'), join(runDir, 'state'));
-      const recorder = recordTokens(new ScriptedModel(turns));
-      const outcome = await runScripted({ model: recorder.model, workspace, sandbox, context, verifyCommand: VERIFY_COMMAND, dir: runDir, maxSteps: steps + 1 });
-      if (outcome.status !== 'verified' || outcome.steps !== steps) {
-        throw new Error(`bench session "${name}" ended ${outcome.status} after ${outcome.steps} of ${steps} steps: ${outcome.reason}`);
-      }
-      return { sentTokens: sum(recorder.sent), maxRequestTokens: Math.max(...recorder.sent) };
+      let sent: readonly number[] = [];
+      await sessions.run(name, context, (model) => {
+        const recorder = recordTokens(model);
+        sent = recorder.sent;
+        return recorder.model;
+      });
+      return { sentTokens: sum(sent), maxRequestTokens: Math.max(...sent) };
     };
     const full = await session('full', { maxTokens: Number.POSITIVE_INFINITY, keepLastToolResults: steps });
     const figures: BudgetFigures[] = [];
@@ -69,9 +54,7 @@ export async function benchContextTokens(options: ContextTokensOptions): Promise
       figures.push({ ...budget, ...sent, ratio: sent.sentTokens / full.sentTokens });
     }
     return { steps, files, fullTokens: full.sentTokens, maxFullRequestTokens: full.maxRequestTokens, budgets: figures };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);

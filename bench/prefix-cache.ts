@@ -1,18 +1,11 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { chmod } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ContextLimits } from '../src/agent/context.js';
 import { estimateTokens } from '../src/model/estimate-tokens.js';
 import { toWireMessages, toWireTools } from '../src/model/openai-format.js';
 import { PROFILES } from '../src/model/provider-profile.js';
-import { ScriptedModel } from '../src/model/scripted-model.js';
 import type { ChatModel, ChatRequest } from '../src/model/types.js';
 import type { Sandbox } from '../src/sandbox/types.js';
-import { benchWorktree } from './bench-worktree.js';
-import { CLI_CONTEXT, runScripted } from './scripted-run.js';
-import { sessionScript } from './session-script.js';
-import { makeSourceRepo, VERIFY_COMMAND } from './source-repo.js';
+import { CLI_CONTEXT } from './scripted-run.js';
+import { withScriptedSessions } from './scripted-sessions.js';
 
 /** Where the tool schemas sit in the request body: after the messages (before issue 23) or first (now). */
 export type BodyLayout = 'messages-first' | 'tools-first';
@@ -62,23 +55,14 @@ export interface PrefixCacheOptions {
  */
 export async function benchPrefixCache(options: PrefixCacheOptions): Promise<PrefixCacheBench> {
   const { sandbox, steps = 30, files = 40, budgets = [CLI_CONTEXT] } = options;
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'gf-bench-prefix-')));
-  try {
-    await chmod(dir, 0o711); // the sandbox uid must pass through to the worktrees
-    const repo = join(dir, 'repo');
-    mkdirSync(repo);
-    const paths = await makeSourceRepo(repo, { files, minLines: 300, maxLines: 600 });
-    const turns = sessionScript(paths, steps);
+  return withScriptedSessions({ prefix: 'gf-bench-prefix-', sandbox, steps, files }, async (sessions) => {
     const session = async (name: string, variant: PrefixVariant): Promise<PrefixFigures> => {
-      const runDir = join(dir, name);
-      mkdirSync(runDir);
-      const workspace = await benchWorktree(repo, join(runDir, 'worktree'), join(runDir, 'state'));
-      const recorder = recordBodies(new ScriptedModel(turns), variant.layout);
-      const outcome = await runScripted({ model: recorder.model, workspace, sandbox, context: variant.context, verifyCommand: VERIFY_COMMAND, dir: runDir, maxSteps: steps + 1 });
-      if (outcome.status !== 'verified' || outcome.steps !== steps) {
-        throw new Error(`bench session "${name}" ended ${outcome.status} after ${outcome.steps} of ${steps} steps: ${outcome.reason}`);
-      }
-      return recorder.figures();
+      let recorder: ReturnType<typeof recordBodies> | undefined;
+      await sessions.run(name, variant.context, (model) => {
+        recorder = recordBodies(model, variant.layout);
+        return recorder.model;
+      });
+      return recorder!.figures();
     };
     const figures: PrefixCacheBudget[] = [];
     for (const [i, budget] of budgets.entries()) {
@@ -87,9 +71,7 @@ export async function benchPrefixCache(options: PrefixCacheOptions): Promise<Pre
       figures.push({ maxTokens: budget.maxTokens, before, after });
     }
     return { steps, files, budgets: figures };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Wraps a model to serialise each request as its wire body and measure what it shares with the one before. */

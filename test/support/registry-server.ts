@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 export interface RegistryServer {
   /** `127.0.0.1:PORT`: the registry part of an image reference. */
@@ -82,15 +82,4 @@ async function ready(child: ChildProcess, host: string, output: () => string): P
   await Promise.race([poll(), failed]);
   child.removeAllListeners('exit');
   child.removeAllListeners('error');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new RegistryServerError('no free port'))));
-    });
-  });
 }
