@@ -68,12 +68,16 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
     throw new NoTestCommandError();
   }
   io.stderr(`greenfix: worktree ${run.worktree} at ${base}; verify: ${commands.verify}; setup: ${commands.setup ?? '(none)'}`);
-  // The sandbox follows the commands: the user's toolchains they resolve to are shown read-only.
-  const toolchains = await localToolchains(io, run, commands);
-  if (toolchains.visible.length > 0) io.stderr(`greenfix: toolchains shown read-only: ${toolchains.visible.map((v) => `${v.path} (${v.what})`).join(', ')}`);
-  const sandbox = await createLocalSandbox(io, run, toolchains);
-
   const image = await localImage(io, run.workdir, workspace.root);
+  // The sandbox follows the commands: the user's toolchains they resolve to are shown read-only
+  // (on the host's userland: an environment image brings its own).
+  const toolchains = await localToolchains(io, run, commands);
+  if (!image && toolchains.visible.length > 0) io.stderr(`greenfix: toolchains shown read-only: ${toolchains.visible.map((v) => `${v.path} (${v.what})`).join(', ')}`);
+  const sandbox = await createLocalSandbox(io, run, toolchains).catch((error: unknown) => {
+    image?.release();
+    throw error;
+  });
+
   const jobSandbox = await sandbox.forJob({ workspace: run.worktree, image }).catch((error: unknown) => {
     image?.release();
     throw error;

@@ -40,7 +40,7 @@ import { runProcess } from '../util/run-process.js';
 import { isWithin } from './app-dirs.js';
 import { buildBwrapArgs, buildLaunchArgv, secretArgs, type LaunchTools, type SystemEntry } from './bwrap-args.js';
 import { commandCgroupName, type Cgroups } from './cgroups.js';
-import { checkSecrets, sandboxEnvironment } from './environment.js';
+import { DEFAULT_SANDBOX_PATH, checkSecrets, sandboxEnvironment } from './environment.js';
 import { setupEgress, type EgressOptions, type SetupEgress } from './setup-egress.js';
 import { SandboxRequestError } from './errors.js';
 import { ETC_ALLOW, ETC_NETWORK, probeEtc, probeSystemDirs } from './host-layout.js';
@@ -178,8 +178,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     const inImage = image
       ? imagePlan({ image, owner, home: HOME, mountAt: mountPoint(request), readOnlyBinds, writableBinds, egress: egress?.plan ?? null, hostNode: nodeForImages })
       : null;
-    // The user's toolchains' variables (baseEnv) are the host userland's; an image brings its own.
-    const env = sandboxEnvironment({ ...(inImage ? {} : options.baseEnv), ...egress?.env, ...(egress ? inImage?.env : {}), ...request.env }, { home: HOME, path: options.path });
+    // The user's toolchains (their variables in baseEnv, their PATH) are the host userland's; an image brings its own.
+    const env = sandboxEnvironment({ ...(inImage ? {} : options.baseEnv), ...egress?.env, ...(egress ? inImage?.env : {}), ...request.env }, { home: HOME, path: inImage ? DEFAULT_SANDBOX_PATH : options.path });
     // Descriptors from 3 on: the seccomp program, then the files bwrap mounts from data.
     // A job's /etc copy is the host's: an image's /etc comes with its root (image-plan.ts).
     const etcView = egress || inImage ? null : job.etcView;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createImageCache, type PreparedImage } from '../../src/image/image-cache.js';
 import { ANONYMOUS } from '../../src/image/registry-access.js';
 import { createSandbox } from '../../src/sandbox/create-sandbox.js';
+import { DEFAULT_SANDBOX_PATH } from '../../src/sandbox/environment.js';
 import { testOnlyTreatAsPublic } from '../../src/sandbox/egress-decision.js';
 import { createUnsandboxed } from '../../src/sandbox/unsandboxed.js';
 import type { JobSandbox, Sandbox } from '../../src/sandbox/types.js';
@@ -96,6 +97,18 @@ describe('a job sandbox whose / is an environment image', () => {
     expect(r.stdout).toContain('/etc/project');
     expect(r.stdout).toContain('ID=greenfix-test-image');
     expect(execFileSync('find', [image.rootfs], { encoding: 'utf8' })).toBe(before);
+  });
+
+  it("leaves the user's toolchains (their PATH and variables) to the host's userland: in an image, the image's PATH", async () => {
+    const toolchains = { readOnlyPaths: [], path: '/home/someone/.pyenv/shims:/usr/bin:/bin', env: { PYENV_ROOT: '/home/someone/.pyenv' }, visible: [], notFound: [], refused: [] };
+    const withToolchains = await createSandbox({ env: { PATH: process.env.PATH }, log: quiet, toolchains });
+    const inImage = await withToolchains.forJob({ workspace, image });
+    try {
+      const r = await inImage.run({ command: 'echo "$PATH"; echo "root=${PYENV_ROOT:-none}"', workspace, timeoutMs: 10_000 });
+      expect(r.stdout).toBe(`${DEFAULT_SANDBOX_PATH}\nroot=none\n`);
+    } finally {
+      await inImage.release();
+    }
   });
 
   it('is refused without the sandbox rather than run on the host\'s userland', async () => {
