@@ -28,6 +28,10 @@ export function sandboxEnvironment(extra: Record<string, string> | undefined, op
     TERM: 'dumb',
     CI: 'true',
     TMPDIR: '/tmp',
+    // Python trusts a cached .pyc while the source's mtime (whole seconds) and size match, so an
+    // edit of the same size within a second of a run would be tested as the old code. No command
+    // writes bytecode; each run compiles what is in the tree.
+    PYTHONDONTWRITEBYTECODE: '1',
     // The worktree and its git dir belong to different uids when greenfix runs as root; git would
     // refuse them as "dubious ownership". Command-line scope is one git honours for this setting.
     GIT_CONFIG_COUNT: '1',

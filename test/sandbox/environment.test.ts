@@ -6,7 +6,7 @@ describe('sandboxEnvironment', () => {
     const env = sandboxEnvironment({ NODE_ENV: 'test' }, { home: '/tmp/home' });
     expect(env).toMatchObject({ PATH: DEFAULT_SANDBOX_PATH, HOME: '/tmp/home', LANG: 'C.UTF-8', TERM: 'dumb', CI: 'true', TMPDIR: '/tmp', NODE_ENV: 'test' });
     expect(Object.keys(env).sort()).toEqual(
-      ['CI', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0', 'HOME', 'LANG', 'LC_ALL', 'NODE_ENV', 'PATH', 'TERM', 'TMPDIR'],
+      ['CI', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0', 'HOME', 'LANG', 'LC_ALL', 'NODE_ENV', 'PATH', 'PYTHONDONTWRITEBYTECODE', 'TERM', 'TMPDIR'],
     );
   });
 
