@@ -4,7 +4,7 @@ import type { EnvConfig } from '../config/env-config.js';
 import { updateEnvFile } from '../config/env-file.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
-import { packageFile } from './package-file.js';
+import { packageFile } from '../util/package-file.js';
 import { waitForSignal } from './signals.js';
 
 /**

@@ -12,6 +12,8 @@ import {
   type RepoHandle,
 } from './private-index.js';
 import { neutralFilterEnv } from './neutral-filters.js';
+import type { ChangeFeed } from './change-feed.js';
+import { refreshWithFeed } from './feed-refresh.js';
 import { makeSandboxGitView } from './sandbox-git-view.js';
 import { Serial } from './serial.js';
 import { diffEntries, nextSetAside, overrideLines } from './set-aside.js';
@@ -38,6 +40,11 @@ export interface GitWorkspaceOptions {
   gitDir?: string;
   /** Where the pinned git dir and the set-aside paths are kept; default `workspace.json` in stateDir. */
   store?: WorkspaceStateStore;
+  /**
+   * A change feed of the worktree (`openChangeFeed`, inotify-feed.ts) for the tree hash to look
+   * only at what changed; default none (every hash stats every file). Ended by `close()`.
+   */
+  changeFeed?: (root: string) => ChangeFeed;
 }
 
 /** The state dir belongs to another base commit: reusing it would mix two jobs' bookkeeping. */
@@ -63,6 +70,7 @@ export class GitWorkspace implements ObservableWorkspace {
   private baseEntries: Promise<EntryMap> | undefined;
   /** Whether this process already dropped newly ignored entries once (see refreshPrivateIndex). */
   private ignoredChecked = false;
+  private readonly feed: ChangeFeed | undefined;
 
   private constructor(
     readonly root: string,
@@ -70,7 +78,9 @@ export class GitWorkspace implements ObservableWorkspace {
     private readonly store: WorkspaceStateStore,
     private state: WorkspaceState,
     configEnv: Record<string, string>,
+    changeFeed: ((root: string) => ChangeFeed) | undefined,
   ) {
+    this.feed = changeFeed?.(root);
     this.scratchDir = join(stateDir, 'scratch');
     this.repo = { root, gitDir: state.gitDir, indexFile: join(stateDir, 'tree.index'), configEnv };
     this.zeroOid = '0'.repeat(state.baseCommit.length);
@@ -113,7 +123,7 @@ export class GitWorkspace implements ObservableWorkspace {
       state.sandboxBinds = await makeSandboxGitView(opts.objectsWithin === undefined ? viewOptions : { ...viewOptions, objectsWithin: opts.objectsWithin });
     }
     if (saved?.sandboxBinds !== state.sandboxBinds) store.save(state);
-    const ws = new GitWorkspace(root, stateDir, store, state, await neutralFilterEnv(gitDir, root));
+    const ws = new GitWorkspace(root, stateDir, store, state, await neutralFilterEnv(gitDir, root), opts.changeFeed);
     ws.prepareScratchDir();
     await seedPrivateIndex(ws.repo, baseCommit);
     return ws;
@@ -199,7 +209,15 @@ export class GitWorkspace implements ObservableWorkspace {
   }
 
   private async refresh(base: EntryMap): Promise<void> {
-    if (await refreshPrivateIndex(this.repo, base, this.zeroOid, !this.ignoredChecked)) this.ignoredChecked = true;
+    const checked = this.feed === undefined
+      ? await refreshPrivateIndex(this.repo, base, this.zeroOid, !this.ignoredChecked)
+      : await refreshWithFeed(this.repo, this.feed, base, this.zeroOid, !this.ignoredChecked);
+    if (checked) this.ignoredChecked = true;
+  }
+
+  /** Stops the change feed (its helper process and watches); hashes after this stat every file. */
+  close(): void {
+    this.feed?.close();
   }
 
   private base(): Promise<EntryMap> {

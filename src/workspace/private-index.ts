@@ -63,7 +63,7 @@ export async function seedPrivateIndex(repo: RepoHandle, baseCommit: string): Pr
  * Forgets the stat data of entries whose ctime is `sinceSec` or later (recent-entries.ts), so the
  * next add re-hashes them; an index in another format (version 4, split) is rewritten as version 2 first.
  */
-async function forgetRecent(repo: RepoHandle, sinceSec: number, oidBytes: number): Promise<void> {
+export async function forgetRecent(repo: RepoHandle, sinceSec: number, oidBytes: number): Promise<void> {
   if (!('unsupported' in forgetRecentStat(repo.indexFile, sinceSec, oidBytes))) return;
   await runIn(repo, ['update-index', '--index-version', '2', '--no-split-index']);
   const again = forgetRecentStat(repo.indexFile, sinceSec, oidBytes);
@@ -83,8 +83,7 @@ export async function refreshPrivateIndex(
   zeroOid: string,
   checkIgnored: boolean,
 ): Promise<boolean> {
-  // A second early: the kernel stamps ctime from a coarse clock.
-  const sinceSec = Math.floor(Date.now() / 1000) - 1;
+  const sinceSec = recentSince();
   const added = await runIn(repo, ['-c', 'core.untrackedCache=true', 'add', '-A', '--verbose', '--', ':/']);
   const checked = checkIgnored || /\.gitignore'?$/m.test(added);
   if (checked) {
@@ -96,6 +95,11 @@ export async function refreshPrivateIndex(
   }
   await forgetRecent(repo, sinceSec, zeroOid.length / 2);
   return checked;
+}
+
+/** Entries with a ctime from this second on are forgotten after an add that starts now: a second early, the kernel stamps ctime from a coarse clock. */
+export function recentSince(): number {
+  return Math.floor(Date.now() / 1000) - 1;
 }
 
 export async function listPrivateIndex(repo: RepoHandle): Promise<EntryMap> {

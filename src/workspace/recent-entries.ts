@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { indexEntries } from './index-file.js';
 
 /** How many entries lost their stat data, or why the index could not be read (convert it first). */
 export type ForgetResult = { forgotten: number } | { unsupported: string };
-
-const HEADER = 12;
-/** ctime, mtime (8 bytes each), dev, ino, mode, uid, gid, size (4 each). */
-const STAT_BYTES = 40;
 
 /**
  * Clears the stat data of every entry of a version 2 or 3 index whose ctime (seconds) is
@@ -20,26 +17,9 @@ const STAT_BYTES = 40;
  */
 export function forgetRecentStat(indexFile: string, sinceSec: number, oidBytes: number): ForgetResult {
   const data = readFileSync(indexFile);
-  if (data.length < HEADER + oidBytes || data.toString('latin1', 0, 4) !== 'DIRC') return { unsupported: 'not an index file' };
-  const version = data.readUInt32BE(4);
-  if (version !== 2 && version !== 3) return { unsupported: `index version ${version}` };
-  const count = data.readUInt32BE(8);
-  const recent: number[] = [];
-  let at = HEADER;
-  for (let i = 0; i < count; i++) {
-    const flagsAt = at + STAT_BYTES + oidBytes;
-    if (flagsAt + 2 > data.length) return { unsupported: 'a truncated entry' };
-    const extended = version === 3 && (data.readUInt16BE(flagsAt) & 0x4000) !== 0;
-    const end = data.indexOf(0, flagsAt + 2 + (extended ? 2 : 0));
-    if (end < 0) return { unsupported: 'a truncated entry' };
-    if (data.readUInt32BE(at) >= sinceSec) recent.push(at);
-    // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
-    at += (end - at + 8) & ~7;
-  }
-  // An index split in two (`link`) keeps most entries elsewhere.
-  for (let ext = at; ext + 8 <= data.length - oidBytes; ext += 8 + data.readUInt32BE(ext + 4)) {
-    if (data.toString('latin1', ext, ext + 4) === 'link') return { unsupported: 'a split index' };
-  }
+  const read = indexEntries(data, oidBytes);
+  if ('unsupported' in read) return read;
+  const recent = read.entries.filter((entry) => data.readUInt32BE(entry.at) >= sinceSec).map((entry) => entry.at);
   if (recent.length === 0) return { forgotten: 0 };
   for (const entry of recent) {
     data.fill(0, entry, entry + 24); // ctime, mtime, dev, ino

@@ -1,0 +1,92 @@
+import type { FeedReport } from './change-feed.js';
+
+/** One inotify event as native/inotify-feed.c passes it on. */
+export interface InotifyEvent {
+  wd: number;
+  mask: number;
+  /** The child's name for a directory's watch; '' for an event on the watched inode itself. */
+  name: string;
+}
+
+/** Which inode each watch descriptor stands for: a directory (one path) or a file (every path it was watched under). */
+export interface WatchMaps {
+  dirs: Map<number, string>;
+  files: Map<number, Set<string>>;
+}
+
+// <sys/inotify.h>
+const IN_MODIFY = 0x2;
+const IN_ATTRIB = 0x4;
+const IN_CLOSE_WRITE = 0x8;
+const IN_MOVED_FROM = 0x40;
+const IN_MOVED_TO = 0x80;
+const IN_CREATE = 0x100;
+const IN_DELETE = 0x200;
+const IN_DELETE_SELF = 0x400;
+const IN_MOVE_SELF = 0x800;
+const IN_UNMOUNT = 0x2000;
+const IN_Q_OVERFLOW = 0x4000;
+const IN_IGNORED = 0x8000;
+const IN_ISDIR = 0x40000000;
+const CONTENT = IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE;
+
+/** Names whose change changes what git ignores or how it reads a file: the feed cannot follow that. */
+const RULE_FILES = new Set(['.gitignore', '.gitattributes']);
+
+/**
+ * Turns the events of one interval into the paths to look at again, or the reason the interval
+ * cannot be trusted. Updates `maps` for watches the kernel dropped (IN_IGNORED). A directory
+ * renamed (inside the worktree or out of it) is a reason: its watch keeps its old path. Events
+ * for the worktree's own `.git` are not changes; a `.git` anywhere else is a repository inside
+ * the worktree (git hashes it as a submodule, whose HEAD no watch sees).
+ */
+export function interpretEvents(events: readonly InotifyEvent[], maps: WatchMaps): FeedReport {
+  const paths = new Set<string>();
+  const dirs = new Set<string>();
+  for (const event of events) {
+    if (event.wd === -1 || event.mask & IN_Q_OVERFLOW) return untrusted('the kernel queue overflowed: events were lost');
+    if (event.mask & IN_UNMOUNT) return untrusted('a file system was unmounted');
+    const dir = maps.dirs.get(event.wd);
+    if (dir !== undefined) {
+      const reason = dirEvent(dir, event, paths, dirs);
+      if (reason !== undefined) return untrusted(reason);
+      if (event.mask & IN_IGNORED) maps.dirs.delete(event.wd);
+      continue;
+    }
+    const files = maps.files.get(event.wd);
+    if (files === undefined) return untrusted(`an event for an unknown watch (${event.wd})`);
+    if (event.mask & (CONTENT | IN_DELETE_SELF | IN_MOVE_SELF)) for (const path of files) paths.add(path);
+    if (event.mask & IN_IGNORED) maps.files.delete(event.wd);
+  }
+  return { trusted: true, paths, dirs };
+}
+
+function dirEvent(dir: string, event: InotifyEvent, paths: Set<string>, dirs: Set<string>): string | undefined {
+  if (event.name === '') {
+    // A directory's mode decides what git can read below it; its times are what a liar puts back.
+    if (event.mask & IN_ATTRIB) return `the attributes of the directory ${dir} changed`;
+    if (event.mask & IN_MOVE_SELF) return `the directory ${dir} was moved`;
+    if (event.mask & IN_DELETE_SELF) {
+      if (dir === '.') return 'the worktree was removed';
+      paths.add(dir);
+    }
+    return undefined;
+  }
+  if (dir === '.' && event.name === '.git') return undefined;
+  if (event.name === '.git') return `a repository inside the worktree (${dir})`;
+  if (RULE_FILES.has(event.name)) return `${event.name} changed in ${dir}`;
+  const path = dir === '.' ? event.name : `${dir}/${event.name}`;
+  if (!(event.mask & IN_ISDIR)) {
+    paths.add(path);
+    return undefined;
+  }
+  if (event.mask & IN_MOVED_FROM) return `the directory ${path} was renamed`;
+  if (event.mask & IN_ATTRIB) return `the attributes of the directory ${path} changed`;
+  if (event.mask & (IN_CREATE | IN_MOVED_TO)) dirs.add(path);
+  if (event.mask & IN_DELETE) paths.add(path);
+  return undefined;
+}
+
+function untrusted(reason: string): FeedReport {
+  return { trusted: false, reason, off: false };
+}
