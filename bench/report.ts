@@ -54,8 +54,9 @@ export function formatTable(r: BenchResults): string {
     rows.push([name, `${n(b.sentTokens)} tok sent`, `${n(c.fullTokens)} tok full history`, fixed(b.ratio, 3), '≤ 0.333' + met(b.ratio <= 1 / 3)]);
     rows.push(['  largest single request', `${n(b.maxRequestTokens)} tok`, `budget ${n(b.maxTokens)} (full: ${n(c.maxFullRequestTokens)})`, fixed(b.maxRequestTokens / b.maxTokens, 3), '≤ 1' + met(b.maxRequestTokens <= b.maxTokens)]);
   }
-  const hashRatio = t.gitMs / t.naiveMs;
-  rows.push([`tree hash, ${n(t.files)} files, warm`, `${fixed(t.gitMs, 1)} ms`, `${fixed(t.naiveMs, 1)} ms read+hash all`, fixed(hashRatio, 3), '≤ 0.1' + met(hashRatio <= 0.1)]);
+  const feedRatio = t.feedMs / t.naiveMs;
+  rows.push([`tree hash, ${n(t.files)} files, warm, change feed`, `${fixed(t.feedMs, 1)} ms`, `${fixed(t.naiveMs, 1)} ms read+hash all`, fixed(feedRatio, 3), '≤ 0.1' + met(feedRatio <= 0.1)]);
+  rows.push([`  without the feed (every file stat-ed)`, `${fixed(t.gitMs, 1)} ms`, `${fixed(t.naiveMs, 1)} ms read+hash all`, fixed(t.gitMs / t.naiveMs, 3), '']);
   rows.push([`step overhead, ${s.steps} read_file steps`, `${fixed(s.loopMsPerStep, 2)} ms/step`, `${fixed(s.toolMsPerStep, 2)} ms/step tools alone`, `${fixed(s.ratio, 1)}x`, `+${fixed(s.overheadMsPerStep, 2)} ms/step`]);
   rows.push([`  of which journal fsyncs`, `${fixed(s.fsyncMsPerStep, 2)} ms/step`, `${fixed(s.journalRecordsPerStep, 2)} fsynced records/step`, fixed(s.fsyncMsPerStep / s.overheadMsPerStep, 2), '']);
   const sc = r.sandboxCommand;

@@ -2,14 +2,13 @@ import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeFeed, FeedReport } from './change-feed.js';
 import { GitError } from './git.js';
-import { readIndexPaths } from './index-file.js';
+import { readIndexLookup, type IndexLookup } from './index-file.js';
 import type { EntryMap } from './index-entries.js';
 import { forgetRecent, recentSince, refreshPrivateIndex, runIn, type RepoHandle } from './private-index.js';
 
 /** What a path is now, as `git add` would see it: through no symlink in its directories. */
 type Kind = 'file' | 'dir' | 'gone' | 'other';
 
-const SUBMODULE = 0o160000;
 const RULE_FILES = /(^|\/)\.git(ignore|attributes)$/;
 
 /**
@@ -23,9 +22,9 @@ const RULE_FILES = /(^|\/)\.git(ignore|attributes)$/;
  * undefined when the index is up to date.
  */
 export async function refreshFromFeed(repo: RepoHandle, feed: ChangeFeed, report: Extract<FeedReport, { trusted: true }>, oidBytes: number): Promise<string | undefined> {
-  const index = readIndexPaths(repo.indexFile, oidBytes);
+  const index = readIndexLookup(repo.indexFile, oidBytes);
   if ('unsupported' in index) return `the private index: ${index.unsupported}`;
-  for (const mode of index.values()) if (mode === SUBMODULE) return 'a submodule (its HEAD is watched by nobody)';
+  if (index.hasSubmodule) return 'a submodule (its HEAD is watched by nobody)';
   const dirsSeen = new Map<string, boolean>();
   const present: string[] = [];
   const gone: string[] = [];
@@ -40,7 +39,7 @@ export async function refreshFromFeed(repo: RepoHandle, feed: ChangeFeed, report
   const unknown = [...present.filter((path) => !index.has(path)), ...newDirs.filter((dir) => !index.has(dir))];
   const ignored = new Set(await checkIgnore(repo, unknown));
   const added = newDirs.filter((dir) => !ignored.has(dir));
-  if (newDirs.some((dir) => ignored.has(dir) && [...index.keys()].some((path) => path.startsWith(`${dir}/`)))) return 'an ignored directory with tracked files appeared';
+  if (newDirs.some((dir) => ignored.has(dir) && index.below(dir).length > 0)) return 'an ignored directory with tracked files appeared';
   if (added.length > 0) {
     const walked = await feed.watchDirs(added, await ignoredBelow(repo, added));
     if ('reason' in walked) return walked.reason;
@@ -50,7 +49,7 @@ export async function refreshFromFeed(repo: RepoHandle, feed: ChangeFeed, report
   const updated = present.filter((path) => !ignored.has(path));
   const watched = await feed.watchFiles(updated);
   if (!watched.watching) return watched.reason;
-  const removed = removals(index, gone, [...present, ...newDirs]);
+  const removed = removals(index, gone, present);
   if (removed.length > 0) await runIn(repo, ['update-index', '-z', '--index-info'], removed.map((path) => `0 ${'0'.repeat(oidBytes * 2)}\t${path}\0`).join(''));
   if (updated.length > 0) await runIn(repo, ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], updated.map((path) => `${path}\0`).join(''));
   if (added.length > 0) await runIn(repo, ['--literal-pathspecs', 'add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], added.map((dir) => `${dir}\0`).join(''));
@@ -58,12 +57,8 @@ export async function refreshFromFeed(repo: RepoHandle, feed: ChangeFeed, report
 }
 
 /** Paths gone from the index: those gone from the worktree, and whatever lay below a path that is no directory now. */
-function removals(index: Map<string, number>, gone: readonly string[], replaced: readonly string[]): string[] {
-  const prefixes = [...gone, ...replaced].map((path) => `${path}/`);
-  const removed = gone.filter((path) => index.has(path));
-  if (prefixes.length === 0) return removed;
-  for (const path of index.keys()) if (prefixes.some((prefix) => path.startsWith(prefix))) removed.push(path);
-  return removed;
+function removals(index: IndexLookup, gone: readonly string[], files: readonly string[]): string[] {
+  return [...new Set([...gone.filter((path) => index.has(path)), ...[...gone, ...files].flatMap((path) => index.below(path))])];
 }
 
 function kindOf(root: string, path: string, dirsSeen: Map<string, boolean>): Kind {

@@ -45,17 +45,51 @@ export function indexEntries(data: Buffer, oidBytes: number): IndexEntries {
   return { entries, extensionsAt: at, version };
 }
 
-/** Every path of the index file with its mode (0o160000: a submodule); or why it cannot be read. */
-export function readIndexPaths(indexFile: string, oidBytes: number): Map<string, number> | { unsupported: string } {
+/** Lookups in an index file's sorted paths, without decoding all of them (20,000 names cost more than the hash). */
+export interface IndexLookup {
+  has(path: string): boolean;
+  /** Every path below `dir` (as bytes sort, they are one run). */
+  below(dir: string): string[];
+  /** Whether any entry is a submodule (mode 160000). */
+  readonly hasSubmodule: boolean;
+}
+
+const SUBMODULE = 0o160000;
+
+/** Reads an index file for lookups by path (git keeps entries sorted by their path's bytes). */
+export function readIndexLookup(indexFile: string, oidBytes: number): IndexLookup | { unsupported: string } {
   const data = readFileSync(indexFile);
   const read = indexEntries(data, oidBytes);
   if ('unsupported' in read) return read;
-  const paths = new Map<string, number>();
-  for (const entry of read.entries) {
-    const name = data.subarray(entry.nameStart, entry.nameEnd);
-    const path = name.toString('utf8');
-    if (!Buffer.from(path, 'utf8').equals(name)) return { unsupported: 'a path that is not UTF-8' };
-    paths.set(path, data.readUInt32BE(entry.at + MODE_OFFSET));
-  }
-  return paths;
+  const { entries } = read;
+  const name = (i: number) => data.subarray(entries[i]!.nameStart, entries[i]!.nameEnd);
+  /** The first entry whose name is not below `key` in byte order. */
+  const lowerBound = (key: Buffer): number => {
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (Buffer.compare(name(mid), key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return {
+    has(path) {
+      const key = Buffer.from(path, 'utf8');
+      const at = lowerBound(key);
+      return at < entries.length && name(at).equals(key);
+    },
+    below(dir) {
+      const prefix = Buffer.from(`${dir}/`, 'utf8');
+      const found: string[] = [];
+      for (let i = lowerBound(prefix); i < entries.length; i++) {
+        const entry = name(i);
+        if (entry.length < prefix.length || !entry.subarray(0, prefix.length).equals(prefix)) break;
+        found.push(entry.toString('utf8'));
+      }
+      return found;
+    },
+    hasSubmodule: entries.some((entry) => data.readUInt32BE(entry.at + MODE_OFFSET) === SUBMODULE),
+  };
 }

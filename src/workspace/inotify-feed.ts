@@ -40,7 +40,7 @@ export class InotifyFeed implements ChangeFeed {
   private events: InotifyEvent[] = [];
   private broken: string | undefined = 'not started';
   private off: string | undefined;
-  private pending = Buffer.alloc(0);
+  private pending: Buffer = Buffer.alloc(0);
   private answer: Answer = { watched: [], errors: [] };
   private readonly waiters: Array<(answer: Answer) => void> = [];
 

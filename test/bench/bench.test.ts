@@ -114,7 +114,7 @@ describe('formatTable', () => {
   it('shows every figure with its baseline and whether the goal is met', () => {
     const table = formatTable({
       contextTokens: { steps: 60, files: 40, fullTokens: 900, maxFullRequestTokens: 50, budgets: [{ maxTokens: 40, keepLastToolResults: 6, sentTokens: 300, maxRequestTokens: 40, ratio: 1 / 3 }] },
-      treeHash: { files: 20_000, gitMs: 10, naiveMs: 100, ratio: 10 },
+      treeHash: { files: 20_000, gitMs: 10, feedMs: 5, naiveMs: 100, ratio: 10 },
       stepOverhead: { steps: 200, loopMsPerStep: 2, toolMsPerStep: 1, overheadMsPerStep: 1, ratio: 2, journalRecordsPerStep: 3, fsyncMsPerStep: 0.5 },
       sandboxCommand: { commands: 50, fullMsPerCommand: 30, baselineMsPerCommand: 20, seccompMsPerCommand: 21, unsandboxedMsPerCommand: 12 },
       promptSize: { systemPromptBytes: 800, toolSpecsBytes: 3_000, totalBytes: 3_800 },
@@ -132,7 +132,8 @@ describe('formatTable', () => {
       load: { perSecond: 200, seconds: 10, throttling: 'off', sqlite: loadVariant('SQLite', 4, 20), redis: loadVariant('Redis', 5, 30) },
     });
     expect(table).toMatch(/context tokens, 60 steps, budget 40\/keep 6 +300 tok sent +900 tok full history +0\.333 +≤ 0\.333 \(met\)/);
-    expect(table).toMatch(/tree hash, 20,000 files, warm +10\.0 ms +100\.0 ms read\+hash all +0\.100 +≤ 0\.1 \(met\)/);
+    expect(table).toMatch(/tree hash, 20,000 files, warm, change feed +5\.0 ms +100\.0 ms read\+hash all +0\.050 +≤ 0\.1 \(met\)/);
+    expect(table).toMatch(/without the feed \(every file stat-ed\) +10\.0 ms +100\.0 ms read\+hash all +0\.100/);
     expect(table).toMatch(/step overhead, 200 read_file steps +2\.00 ms\/step +1\.00 ms\/step tools alone +2\.0x/);
     expect(table).toMatch(/of which journal fsyncs +0\.50 ms\/step +3\.00 fsynced records\/step +0\.50/);
     expect(table).toMatch(/sandboxed `true`, 50 per variant: job sandbox +30\.0 ms\/command +20\.0 ms\/command before per-job resources +1\.50x +\+10\.0 ms\/command/);
