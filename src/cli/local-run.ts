@@ -6,6 +6,7 @@ import { hasCommits, writeEmptyBase } from '../workspace/empty-base.js';
 import { git } from '../workspace/git.js';
 import type { GitWorkspace } from '../workspace/git-workspace.js';
 import { addWorktree, removeWorktree } from '../workspace/worktree.js';
+import { openChangeFeed } from '../workspace/inotify-feed.js';
 import { z } from 'zod';
 import { StateFile } from '../fix/state-file.js';
 import { UsageError } from './exit-codes.js';
@@ -118,6 +119,7 @@ export async function openRunWorkspace(run: LocalRun, resumeFrom: LocalState | n
   // Who owns the worktree is the sandbox's business (Sandbox.forJob hands it to the run's uid).
   // A repository without commits: the base is the empty tree (workspace/empty-base.ts).
   const ref = state.get('fix')?.baseCommit ?? ((await hasCommits(run.repo)) ? 'HEAD' : await writeEmptyBase(run.repo));
-  const workspace = await addWorktree({ repo: run.repo, path: run.worktree, ref, stateDir: run.stateDir, store: state.workspaceStore() });
+  // The change feed's helper lives as long as this process (it never keeps it alive).
+  const workspace = await addWorktree({ repo: run.repo, path: run.worktree, ref, stateDir: run.stateDir, store: state.workspaceStore(), changeFeed: openChangeFeed });
   return { workspace, state };
 }

@@ -14,6 +14,7 @@ import type { DepCacheScope } from '../workspace/dep-cache-scope.js';
 import { resolveRef, syncMirror } from '../workspace/mirror.js';
 import type { Commands, ObservableWorkspace } from '../workspace/types.js';
 import { addWorktree } from '../workspace/worktree.js';
+import { openChangeFeed } from '../workspace/inotify-feed.js';
 import { detectCommandsAt } from '../workspace/detect-commands-at.js';
 import { baselineCacheDir } from '../fix/baseline-cache.js';
 import { FIX_TOOL_LIMITS } from '../fix/defaults.js';
@@ -61,7 +62,8 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
   });
   const base = saved?.baseCommit ?? (await resolveRef(gitDir, target.baseRef));
   const objectsWithin = join(env.workdir, 'mirrors');
-  const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, store: state.workspaceStore(), objectsWithin });
+  // The change feed starts with the first tree hash (inside runFix) and ends with it.
+  const workspace = await addWorktree({ repo: gitDir, path: files.worktree, ref: base, stateDir: files.index, store: state.workspaceStore(), objectsWithin, changeFeed: openChangeFeed });
   // On greenfix's own branches, detection reads the default branch's files (JobTarget.commandsFrom).
   const commands =
     !saved && target.commandsFrom
@@ -85,6 +87,7 @@ export async function fixOnWorkspace(input: JobFixInput): Promise<FixResult> {
     throw error;
   });
   const result = await runFix(jobFixInput(input, { workspace, commands, gitDir, sandbox, task, runLog: source })).finally(async () => {
+    workspace.close();
     await sandbox.release();
     image?.release();
   });

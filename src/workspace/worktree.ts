@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { cleanRoomDir } from './clean-room.js';
 import { git } from './git.js';
 import { GitWorkspace } from './git-workspace.js';
+import type { ChangeFeed } from './change-feed.js';
 import { neutralFilterEnv } from './neutral-filters.js';
 import type { WorkspaceStateStore } from './workspace-state.js';
 
@@ -18,6 +19,8 @@ export interface AddWorktreeOptions {
   objectsWithin?: string;
   /** Where the workspace keeps its state; default `workspace.json` in stateDir. */
   store?: WorkspaceStateStore;
+  /** The tree hash's change feed (GitWorkspaceOptions.changeFeed); default none. */
+  changeFeed?: (root: string) => ChangeFeed;
 }
 
 /**
@@ -42,6 +45,7 @@ export async function addWorktree(opts: AddWorktreeOptions): Promise<GitWorkspac
     baseCommit: commit,
     stateDir: opts.stateDir,
     ...(opts.store ? { store: opts.store } : {}),
+    ...(opts.changeFeed ? { changeFeed: opts.changeFeed } : {}),
     ...(gitDir ? { gitDir } : {}),
     ...(opts.objectsWithin === undefined ? {} : { objectsWithin: opts.objectsWithin }),
   });

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, linkSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChangeFeed, FeedReport } from '../../src/workspace/change-feed.js';
 import { GitWorkspace } from '../../src/workspace/git-workspace.js';
 import { InotifyFeed } from '../../src/workspace/inotify-feed.js';
 import { packageFile } from '../../src/util/package-file.js';
 import { treeOfCommitInCopy } from './helpers.js';
+import { RecordingFeed } from './recording-feed.js';
 import { makeRepo } from '../support/make-repo.js';
 import { TempDirs } from '../support/temp-dir.js';
 
@@ -25,25 +25,6 @@ const FILES = {
   'README.md': '# demo\n',
   'node_modules/dep/index.js': 'module.exports = 1;\n',
 };
-
-/** What the workspace's feed reported to each hash (the reason when it could not vouch). */
-class RecordingFeed implements ChangeFeed {
-  readonly reports: FeedReport[] = [];
-  constructor(private readonly inner: ChangeFeed) {}
-  async changes(): Promise<FeedReport> {
-    const report = await this.inner.changes();
-    this.reports.push(report);
-    return report;
-  }
-  restart = (ignored: readonly string[]) => this.inner.restart(ignored);
-  watchDirs = (dirs: readonly string[], ignored: readonly string[]) => this.inner.watchDirs(dirs, ignored);
-  watchFiles = (paths: readonly string[]) => this.inner.watchFiles(paths);
-  distrust = (reason: string) => this.inner.distrust(reason);
-  close = () => this.inner.close();
-  get last(): FeedReport | undefined {
-    return this.reports.at(-1);
-  }
-}
 
 async function watched(maxWatches?: number) {
   const root = makeRepo(temp.make(), FILES);
