@@ -20,13 +20,16 @@
 # (`docker buildx imagetools inspect node:22-bookworm-slim` prints the digest.)
 ARG NODE_IMAGE=node:22-bookworm-slim
 FROM ${NODE_IMAGE} AS build
-# Toolchain only for a from-source build of better-sqlite3 when no prebuilt binary fits.
+# Toolchain for a from-source build of better-sqlite3 when no prebuilt binary fits, and for the tree
+# hash's inotify helper (native/inotify-feed.c → dist/native/inotify-feed, copied with dist/).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY native ./native
+COPY scripts/build-native.mjs ./scripts/
 # `npm ci` runs `prepare`, which builds dist/ (typescript is a dev dependency); then the dev dependencies go.
 RUN npm ci && npm prune --omit=dev
 

@@ -10,6 +10,7 @@ import { forgetRecent, recentSince, refreshPrivateIndex, runIn, type RepoHandle 
 type Kind = 'file' | 'dir' | 'gone' | 'other';
 
 const RULE_FILES = /(^|\/)\.git(ignore|attributes)$/;
+const SUBMODULE_REASON = 'a submodule (its HEAD is watched by nobody)';
 
 /**
  * Brings the private index up to the worktree from a trusted feed report: only the paths the
@@ -24,7 +25,7 @@ const RULE_FILES = /(^|\/)\.git(ignore|attributes)$/;
 export async function refreshFromFeed(repo: RepoHandle, feed: ChangeFeed, report: Extract<FeedReport, { trusted: true }>, oidBytes: number): Promise<string | undefined> {
   const index = readIndexLookup(repo.indexFile, oidBytes);
   if ('unsupported' in index) return `the private index: ${index.unsupported}`;
-  if (index.hasSubmodule) return 'a submodule (its HEAD is watched by nobody)';
+  if (index.hasSubmodule) return SUBMODULE_REASON;
   const dirsSeen = new Map<string, boolean>();
   const present: string[] = [];
   const gone: string[] = [];
@@ -121,6 +122,8 @@ export async function refreshWithFeed(repo: RepoHandle, feed: ChangeFeed, base: 
       await forgetRecent(repo, sinceSec, zeroOid.length / 2);
       return false;
     }
+    // No watch sees a submodule's HEAD: hashing everything every time, with no feed to restart.
+    if (reason === SUBMODULE_REASON) feed.close();
   }
   if (report.trusted || !report.off) await watchAfresh(repo, feed);
   return refreshPrivateIndex(repo, base, zeroOid, checkIgnored);

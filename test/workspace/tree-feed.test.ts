@@ -150,6 +150,21 @@ describe('tree hash with the inotify change feed', () => {
     expect(feed.last).toMatchObject({ trusted: true });
   });
 
+  it('hashes everything once a repository appears inside the worktree (a submodule: no watch sees its HEAD)', async () => {
+    const { root, ws, feed } = await watched();
+    await expectSeen(ws, root, () => sh(root, 'mkdir sub && cd sub && git init -q && echo s > s.txt && git add s.txt && git -c user.name=t -c user.email=t@e commit -qm s'));
+    await expectSeen(ws, root, () => sh(root, 'cd sub && echo t > t.txt && git add t.txt && git -c user.name=t -c user.email=t@e commit -qm t'));
+    expect(feed.last).toMatchObject({ trusted: false, off: true });
+  });
+
+  it('hashes everything when a new directory brings its own .gitignore, or a special file appears', async () => {
+    const { root, ws, feed } = await watched();
+    await expectSeen(ws, root, () => sh(root, 'mkdir -p pkg && printf "*.tmp\\n" > pkg/.gitignore && echo a > pkg/a.tmp && echo b > pkg/b.js'));
+    await expectSeen(ws, root, () => sh(root, 'echo c > pkg/c.tmp && echo d > pkg/d.js'));
+    expect(feed.last).toMatchObject({ trusted: true });
+    await expectSeen(ws, root, () => sh(root, 'mkfifo src/pipe && echo e > src/e.js'));
+  });
+
   it('turns the feed off at the watch limit and hashes everything from then on', async () => {
     const { root, ws, feed } = await watched(4);
     await expectSeen(ws, root, () => writeFileSync(join(root, 'src/a.js'), 'over the limit\n'));
