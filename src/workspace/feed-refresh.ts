@@ -2,6 +2,7 @@ import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeFeed, FeedReport } from './change-feed.js';
 import { GitError } from './git.js';
+import { refreshBlobs, splitBlobPaths } from './blob-refresh.js';
 import { readIndexLookup, type IndexLookup } from './index-file.js';
 import type { EntryMap } from './index-entries.js';
 import { forgetRecent, recentSince, refreshPrivateIndex, runIn, type RepoHandle } from './private-index.js';
@@ -19,20 +20,21 @@ const SUBMODULE_REASON = 'a submodule (its HEAD is watched by nobody)';
  * comparison (`update-index`), paths gone leave the index with everything below them, new
  * directories are added whole (`add -A` of them), new names git ignores are left out. Everything
  * that is about to be hashed is watched first, so a write after the hash reaches the next report.
+ * Tracked files whose mode stayed take a shorter way (blob-refresh.ts: hashed, no stat kept).
  * Returns why the feed cannot be followed this time (the caller then hashes everything), or
- * undefined when the index is up to date.
+ * whether git recorded stat data (then recent stat data must be forgotten).
  */
-export async function refreshFromFeed(repo: RepoHandle, feed: ChangeFeed, report: Extract<FeedReport, { trusted: true }>, oidBytes: number): Promise<string | undefined> {
+async function refreshFromFeed(repo: RepoHandle, feed: ChangeFeed, report: Extract<FeedReport, { trusted: true }>, oidBytes: number): Promise<{ reason: string } | { statRecorded: boolean; tree: string | undefined }> {
   const index = readIndexLookup(repo.indexFile, oidBytes);
-  if ('unsupported' in index) return `the private index: ${index.unsupported}`;
-  if (index.hasSubmodule) return SUBMODULE_REASON;
+  if ('unsupported' in index) return { reason: `the private index: ${index.unsupported}` };
+  if (index.hasSubmodule) return { reason: SUBMODULE_REASON };
   const dirsSeen = new Map<string, boolean>();
   const present: string[] = [];
   const gone: string[] = [];
   const newDirs: string[] = [];
   for (const path of report.paths) {
     const kind = kindOf(repo.root, path, dirsSeen);
-    if (kind === 'other') return `${path} is neither a file, a symlink nor a directory`;
+    if (kind === 'other') return { reason: `${path} is neither a file, a symlink nor a directory` };
     if (kind === 'dir') newDirs.push(path);
     else (kind === 'file' ? present : gone).push(path);
   }
@@ -40,21 +42,25 @@ export async function refreshFromFeed(repo: RepoHandle, feed: ChangeFeed, report
   const unknown = [...present.filter((path) => !index.has(path)), ...newDirs.filter((dir) => !index.has(dir))];
   const ignored = new Set(await checkIgnore(repo, unknown));
   const added = newDirs.filter((dir) => !ignored.has(dir));
-  if (newDirs.some((dir) => ignored.has(dir) && index.below(dir).length > 0)) return 'an ignored directory with tracked files appeared';
+  if (newDirs.some((dir) => ignored.has(dir) && index.below(dir).length > 0)) return { reason: 'an ignored directory with tracked files appeared' };
   if (added.length > 0) {
     const walked = await feed.watchDirs(added, await ignoredBelow(repo, added));
-    if ('reason' in walked) return walked.reason;
+    if ('reason' in walked) return walked;
     const rules = walked.files.find((path) => RULE_FILES.test(path));
-    if (rules !== undefined) return `${rules} appeared in a new directory`;
+    if (rules !== undefined) return { reason: `${rules} appeared in a new directory` };
   }
   const updated = present.filter((path) => !ignored.has(path));
   const watched = await feed.watchFiles(updated);
-  if (!watched.watching) return watched.reason;
+  if (!watched.watching) return { reason: watched.reason };
+  const { blobs, rest } = splitBlobPaths(repo.root, index, updated);
   const removed = removals(index, gone, present);
   if (removed.length > 0) await runIn(repo, ['update-index', '-z', '--index-info'], removed.map((path) => `0 ${'0'.repeat(oidBytes * 2)}\t${path}\0`).join(''));
-  if (updated.length > 0) await runIn(repo, ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], updated.map((path) => `${path}\0`).join(''));
   if (added.length > 0) await runIn(repo, ['--literal-pathspecs', 'add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], added.map((dir) => `${dir}\0`).join(''));
-  return undefined;
+  const fast = await refreshBlobs(repo, blobs, oidBytes);
+  const stat = [...rest, ...fast.rest];
+  if (stat.length > 0) await runIn(repo, ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], stat.map((path) => `${path}\0`).join(''));
+  const gitWrote = stat.length > 0 || added.length > 0 || removed.length > 0;
+  return { statRecorded: stat.length > 0 || added.length > 0, tree: gitWrote ? undefined : fast.tree };
 }
 
 /** Paths gone from the index: those gone from the worktree, and whatever lay below a path that is no directory now. */
@@ -111,22 +117,23 @@ export async function ignoredBelow(repo: RepoHandle, dirs: readonly string[]): P
 /**
  * `refreshPrivateIndex` with a change feed: only what the feed names is looked at when it can
  * vouch for the interval since the last hash; otherwise everything is hashed (today's refresh),
- * after the whole worktree is watched afresh. Returns whether the ignored check ran (as refreshPrivateIndex).
+ * after the whole worktree is watched afresh. Returns whether the ignored check ran (as
+ * refreshPrivateIndex), and the index's tree when this refresh already wrote it (else write-tree's).
  */
-export async function refreshWithFeed(repo: RepoHandle, feed: ChangeFeed, base: EntryMap, zeroOid: string, checkIgnored: boolean): Promise<boolean> {
+export async function refreshWithFeed(repo: RepoHandle, feed: ChangeFeed, base: EntryMap, zeroOid: string, checkIgnored: boolean): Promise<{ checked: boolean; tree: string | undefined }> {
   const sinceSec = recentSince();
   const report = await feed.changes();
   if (report.trusted) {
-    const reason = await refreshFromFeed(repo, feed, report, zeroOid.length / 2);
-    if (reason === undefined) {
-      await forgetRecent(repo, sinceSec, zeroOid.length / 2);
-      return false;
+    const refreshed = await refreshFromFeed(repo, feed, report, zeroOid.length / 2);
+    if (!('reason' in refreshed)) {
+      if (refreshed.statRecorded) await forgetRecent(repo, sinceSec, zeroOid.length / 2);
+      return { checked: false, tree: refreshed.tree };
     }
     // No watch sees a submodule's HEAD: hashing everything every time, with no feed to restart.
-    if (reason === SUBMODULE_REASON) feed.close();
+    if (refreshed.reason === SUBMODULE_REASON) feed.close();
   }
   if (report.trusted || !report.off) await watchAfresh(repo, feed);
-  return refreshPrivateIndex(repo, base, zeroOid, checkIgnored);
+  return { checked: await refreshPrivateIndex(repo, base, zeroOid, checkIgnored), tree: undefined };
 }
 
 /**

@@ -132,8 +132,8 @@ export class GitWorkspace implements ObservableWorkspace {
   async treeHash(): Promise<string> {
     return this.serial.run(async () => {
       const base = await this.base();
-      await this.refresh(base);
-      if (this.state.setAside.size === 0 && this.state.artefacts.size === 0) return (await runIn(this.repo, ['write-tree'])).trim();
+      const tree = await this.refresh(base);
+      if (this.state.setAside.size === 0 && this.state.artefacts.size === 0) return tree ?? (await runIn(this.repo, ['write-tree'])).trim();
       const current = await listPrivateIndex(this.repo);
       const lines = [...overrideLines(this.state.setAside, current, base, this.zeroOid), ...artefactLines(this.state.artefacts, current, this.zeroOid)];
       if (lines.length === 0) return (await runIn(this.repo, ['write-tree'])).trim();
@@ -208,11 +208,13 @@ export class GitWorkspace implements ObservableWorkspace {
     });
   }
 
-  private async refresh(base: EntryMap): Promise<void> {
-    const checked = this.feed === undefined
-      ? await refreshPrivateIndex(this.repo, base, this.zeroOid, !this.ignoredChecked)
+  /** Brings the private index up to the worktree; returns its tree when the refresh already named it (the change feed's edits). */
+  private async refresh(base: EntryMap): Promise<string | undefined> {
+    const { checked, tree } = this.feed === undefined
+      ? { checked: await refreshPrivateIndex(this.repo, base, this.zeroOid, !this.ignoredChecked), tree: undefined }
       : await refreshWithFeed(this.repo, this.feed, base, this.zeroOid, !this.ignoredChecked);
     if (checked) this.ignoredChecked = true;
+    return tree;
   }
 
   /** Stops the change feed (its helper process and watches); hashes after this stat every file. */

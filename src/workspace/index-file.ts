@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 
 /** Where one entry of an index file lies: its first byte and its path's bytes (NUL excluded). */
 export interface IndexEntrySpan {
@@ -52,6 +53,14 @@ export interface IndexLookup {
   below(dir: string): string[];
   /** Whether any entry is a submodule (mode 160000). */
   readonly hasSubmodule: boolean;
+  /** The entry of `path`, if any. */
+  find(path: string): IndexEntrySpan | undefined;
+  /** Every entry, in the index's (byte) order, and the first one not below `key` in that order. */
+  readonly entries: readonly IndexEntrySpan[];
+  lowerBound(key: Buffer): number;
+  /** The whole file, its entries and where its extensions begin (index-edit.ts edits it). */
+  readonly data: Buffer;
+  readonly extensionsAt: number;
 }
 
 const SUBMODULE = 0o160000;
@@ -74,12 +83,18 @@ export function readIndexLookup(indexFile: string, oidBytes: number): IndexLooku
     }
     return lo;
   };
+  const find = (path: string): IndexEntrySpan | undefined => {
+    const key = Buffer.from(path, 'utf8');
+    const at = lowerBound(key);
+    return at < entries.length && name(at).equals(key) ? entries[at] : undefined;
+  };
   return {
-    has(path) {
-      const key = Buffer.from(path, 'utf8');
-      const at = lowerBound(key);
-      return at < entries.length && name(at).equals(key);
-    },
+    data,
+    entries,
+    lowerBound,
+    extensionsAt: read.extensionsAt,
+    find,
+    has: (path) => find(path) !== undefined,
     below(dir) {
       const prefix = Buffer.from(`${dir}/`, 'utf8');
       const found: string[] = [];
@@ -92,4 +107,16 @@ export function readIndexLookup(indexFile: string, oidBytes: number): IndexLooku
     },
     hasSubmodule: entries.some((entry) => data.readUInt32BE(entry.at + MODE_OFFSET) === SUBMODULE),
   };
+}
+
+/**
+ * Writes an index file whole: `body` (header, entries, extensions), then its checksum, unless the
+ * file had none (index.skipHash writes zeros); a new file renamed over the old one.
+ */
+export function writeIndexFile(indexFile: string, body: Buffer, oidBytes: number, checksum: boolean): void {
+  const sum = Buffer.alloc(oidBytes);
+  if (checksum) createHash(oidBytes === 32 ? 'sha256' : 'sha1').update(body).digest().copy(sum);
+  const tmp = `${indexFile}.edit`;
+  writeFileSync(tmp, Buffer.concat([body, sum]), { mode: 0o600 });
+  renameSync(tmp, indexFile);
 }

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { indexEntries } from './index-file.js';
+import { readFileSync } from 'node:fs';
+import { indexEntries, writeIndexFile } from './index-file.js';
 
 /** How many entries lost their stat data, or why the index could not be read (convert it first). */
 export type ForgetResult = { forgotten: number } | { unsupported: string };
@@ -27,9 +26,6 @@ export function forgetRecentStat(indexFile: string, sinceSec: number, oidBytes: 
   }
   const body = data.subarray(0, data.length - oidBytes);
   // index.skipHash writes no checksum (zeros): keep it that way.
-  if (data.subarray(body.length).some((byte) => byte !== 0)) createHash(oidBytes === 32 ? 'sha256' : 'sha1').update(body).digest().copy(data, body.length);
-  const tmp = `${indexFile}.forget`;
-  writeFileSync(tmp, data, { mode: 0o600 });
-  renameSync(tmp, indexFile);
+  writeIndexFile(indexFile, body, oidBytes, data.subarray(body.length).some((byte) => byte !== 0));
   return { forgotten: recent.length };
 }
