@@ -31,15 +31,15 @@ export function splitBlobPaths(root: string, index: IndexLookup, paths: readonly
  * as for `git add`, never its stat data), points their entries at the blobs with no stat data and
  * rebuilds the trees above them (index-edit.ts; `git mktree` writes them and must name each as
  * computed). Returns the paths still to update another way (all of them if the index could not be
- * edited), or the root tree when none is left.
+ * edited), or the root tree when none is left. `read`: the index as last read, if git wrote none since.
  */
-export async function refreshBlobs(repo: RepoHandle, paths: readonly string[], oidBytes: number): Promise<{ rest: readonly string[]; tree?: string }> {
+export async function refreshBlobs(repo: RepoHandle, paths: readonly string[], oidBytes: number, read?: IndexLookup): Promise<{ rest: readonly string[]; tree?: string }> {
   if (paths.length === 0) return { rest: [] };
   const out = await runIn(repo, ['hash-object', '-w', '--stdin-paths'], paths.map((path) => `${path}\n`).join(''));
   const oids = out.split('\n').filter((line) => line !== '');
   if (oids.length !== paths.length) throw new Error(`git hash-object gave ${oids.length} ids for ${paths.length} paths`);
   const modes = paths.map((path) => ((lstatSync(join(repo.root, path)).mode & 0o100) !== 0 ? EXECUTABLE : REGULAR));
-  const edit = editBlobs(repo.indexFile, oidBytes, paths.map((path, i) => ({ path, oid: oids[i]!, mode: modes[i]! })));
+  const edit = editBlobs(repo.indexFile, oidBytes, paths.map((path, i) => ({ path, oid: oids[i]!, mode: modes[i]! })), read);
   if (edit === undefined) return { rest: paths };
   // mktree writes the trees and names them: any difference from what was computed, and git decides instead.
   const made = (await runIn(repo, ['mktree', '-z', '--batch'], edit.mktreeInput)).split('\n').filter((line) => line !== '');

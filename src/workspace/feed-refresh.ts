@@ -56,7 +56,7 @@ async function refreshFromFeed(repo: RepoHandle, feed: ChangeFeed, report: Extra
   const removed = removals(index, gone, present);
   if (removed.length > 0) await runIn(repo, ['update-index', '-z', '--index-info'], removed.map((path) => `0 ${'0'.repeat(oidBytes * 2)}\t${path}\0`).join(''));
   if (added.length > 0) await runIn(repo, ['--literal-pathspecs', 'add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], added.map((dir) => `${dir}\0`).join(''));
-  const fast = await refreshBlobs(repo, blobs, oidBytes);
+  const fast = await refreshBlobs(repo, blobs, oidBytes, removed.length === 0 && added.length === 0 ? index : undefined);
   const stat = [...rest, ...fast.rest];
   if (stat.length > 0) await runIn(repo, ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], stat.map((path) => `${path}\0`).join(''));
   const gitWrote = stat.length > 0 || added.length > 0 || removed.length > 0;

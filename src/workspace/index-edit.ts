@@ -37,10 +37,11 @@ export interface BlobEdit {
  * racy second (recent-entries.ts needs not run for them). The trees above each path are rebuilt
  * here, in the cache tree, as `write-tree` would from the index, so it has nothing left to write.
  * Undefined, nothing changed, when an entry is missing or flagged, an extension records offsets,
- * or the cache tree does not cover a tree to rebuild (write-tree's work then).
+ * or the cache tree does not cover a tree to rebuild (write-tree's work then). `read`: the file
+ * as just read, if nothing wrote it since (its buffer is edited).
  */
-export function editBlobs(indexFile: string, oidBytes: number, updates: readonly BlobUpdate[]): BlobEdit | undefined {
-  const index = readIndexLookup(indexFile, oidBytes);
+export function editBlobs(indexFile: string, oidBytes: number, updates: readonly BlobUpdate[], read?: IndexLookup): BlobEdit | undefined {
+  const index = read ?? readIndexLookup(indexFile, oidBytes);
   if ('unsupported' in index) return undefined;
   const { data } = index;
   const entries = updates.map((update) => index.find(update.path));
