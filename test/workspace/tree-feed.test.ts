@@ -62,6 +62,12 @@ describe('tree hash with the inotify change feed', () => {
     await expectSeen(ws, root, () => writeFileSync(join(root, 'src/a.js'), 'export const a = 10;\n'));
     expect(feed.last).toMatchObject({ trusted: true });
     expect(feed.last?.trusted && [...feed.last.paths]).toEqual(['src/a.js']);
+    // Tracked files whose mode stayed: hashed and their trees rebuilt without git's index code.
+    await expectSeen(ws, root, () => {
+      writeFileSync(join(root, 'README.md'), '# changed at the root\n');
+      writeFileSync(join(root, 'src/deep/c.js'), 'export const c = 30;\n');
+      writeFileSync(join(root, 'lib/d.js'), 'export const d = 40;\n');
+    });
     await expectSeen(ws, root, () => writeFileSync(join(root, 'src/new.js'), 'new\n'));
     await expectSeen(ws, root, () => unlinkSync(join(root, 'src/b.js')));
     await expectSeen(ws, root, () => chmodSync(join(root, 'lib/d.js'), 0o755));
