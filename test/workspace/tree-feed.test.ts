@@ -112,6 +112,17 @@ describe('tree hash with the inotify change feed', () => {
     expect(feed.reports.every((r) => r.trusted)).toBe(true);
   });
 
+  it('watches a tracked file inside an ignored directory (git lists that directory file by file)', async () => {
+    const root = makeRepo(temp.make(), { 'build/keep.js': 'kept\n', 'a.js': 'a\n' });
+    sh(root, 'echo "build/" > .gitignore && echo junk > build/junk.js && git add .gitignore && git -c user.name=t -c user.email=t@e commit -qm ignore');
+    const feed = new RecordingFeed(new InotifyFeed({ root, helper: packageFile('dist/native/inotify-feed') }));
+    const ws = await GitWorkspace.open({ root, baseCommit: 'HEAD', stateDir: temp.make('gf-state-'), changeFeed: () => feed });
+    open.push(ws);
+    await ws.treeHash();
+    await expectSeen(ws, root, () => writeFileSync(join(root, 'build/keep.js'), 'tracked, in an ignored directory\n'));
+    expect(feed.last).toMatchObject({ trusted: true });
+  });
+
   it('hashes everything when a directory is renamed, and follows the renamed directory afterwards', async () => {
     const { root, ws, feed } = await watched();
     await expectSeen(ws, root, () => renameSync(join(root, 'src'), join(root, 'moved')));
