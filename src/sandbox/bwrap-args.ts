@@ -124,12 +124,16 @@ export interface LaunchLimits {
   fileSizeBytes: number;
 }
 
-/** Writes its own pid into each cgroup.procs file named, then execs the rest: nothing runs outside the cgroup. */
-const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n - 1)); done';
+/**
+ * Moves itself into each cgroup file named (`0`: the writing thread, the whole of this one-thread
+ * shell), then execs the rest: nothing runs outside the cgroup.
+ */
+const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo 0 > "$1" || exit 125; shift; n=$((n - 1)); done';
 
 /** How the chain starts: the cgroup files to join, and how many descriptors from 3 on it hands to bwrap. */
 export interface LaunchStart {
-  cgroupProcs: readonly string[];
+  /** CommandCgroup.joinFiles: v1 `tasks`, v2 `cgroup.procs`. */
+  cgroupJoin: readonly string[];
   /** bwrap's seccomp program and data files (3, 4, …); every other descriptor from 3 on is closed. */
   passedFds: number;
 }
@@ -148,10 +152,10 @@ export function buildLaunchArgv(
   bwrapArgs: readonly string[],
   start: LaunchStart,
 ): string[] {
-  const { cgroupProcs, passedFds } = start;
+  const { cgroupJoin, passedFds } = start;
   const script = `${CLOSE_INHERITED_FDS}; ${JOIN_CGROUPS}; exec "$@"`;
-  const first = [tools.bash, '-c', script, 'greenfix-launch', String(firstClosedFd(passedFds)), String(cgroupProcs.length), ...cgroupProcs];
-  const nproc = runAs && cgroupProcs.length === 0 ? [`--nproc=${limits.processes}`] : [];
+  const first = [tools.bash, '-c', script, 'greenfix-launch', String(firstClosedFd(passedFds)), String(cgroupJoin.length), ...cgroupJoin];
+  const nproc = runAs && cgroupJoin.length === 0 ? [`--nproc=${limits.processes}`] : [];
   const prlimit = [tools.prlimit, `--fsize=${limits.fileSizeBytes}`, ...nproc, '--'];
   const drop = runAs ? [tools.setpriv, `--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--no-new-privs', '--'] : [];
   return [...first, ...prlimit, ...drop, tools.bwrap, ...bwrapArgs];

@@ -93,10 +93,10 @@ describe('buildBwrapArgs', () => {
 describe('buildLaunchArgv', () => {
   const tools = { bwrap: '/usr/bin/bwrap', setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit', bash: '/bin/bash' };
   const limits = { processes: 64, fileSizeBytes: 4096 };
-  const none = { cgroupProcs: [], passedFds: 0 };
+  const none = { cgroupJoin: [], passedFds: 0 };
 
   it('starts with bash closing every descriptor from 3 + the passed ones on, with no cgroup to join', () => {
-    const argv = buildLaunchArgv(tools, null, limits, ['X'], { cgroupProcs: [], passedFds: 2 });
+    const argv = buildLaunchArgv(tools, null, limits, ['X'], { cgroupJoin: [], passedFds: 2 });
     expect(argv.slice(0, 2)).toEqual(['/bin/bash', '-c']);
     expect(argv[2]).toContain('/proc/self/fd/*');
     expect(argv.slice(3, 6)).toEqual(['greenfix-launch', '5', '0']);
@@ -114,10 +114,10 @@ describe('buildLaunchArgv', () => {
     expect(buildLaunchArgv(tools, null, limits, ['X'], none).slice(6)).toEqual(['/usr/bin/prlimit', '--fsize=4096', '--', '/usr/bin/bwrap', 'X']);
   });
 
-  it('joins the cgroup first (the shell writes its own pid, then execs), and then needs no per-uid process limit', () => {
-    const argv = buildLaunchArgv(tools, { uid: 7, gid: 7 }, limits, ['X'], { cgroupProcs: ['/cg/memory/a/cgroup.procs', '/cg/pids/a/cgroup.procs'], passedFds: 1 });
+  it('joins the cgroup first (the shell moves itself, writing 0, then execs), and then needs no per-uid process limit', () => {
+    const argv = buildLaunchArgv(tools, { uid: 7, gid: 7 }, limits, ['X'], { cgroupJoin: ['/cg/memory/a/tasks', '/cg/pids/a/tasks'], passedFds: 1 });
     expect(argv.slice(0, 2)).toEqual(['/bin/bash', '-c']);
-    expect(argv.slice(3, 8)).toEqual(['greenfix-launch', '4', '2', '/cg/memory/a/cgroup.procs', '/cg/pids/a/cgroup.procs']);
+    expect(argv.slice(3, 8)).toEqual(['greenfix-launch', '4', '2', '/cg/memory/a/tasks', '/cg/pids/a/tasks']);
     expect(argv.slice(8)).toEqual([
       '/usr/bin/prlimit', '--fsize=4096', '--',
       '/usr/bin/setpriv', '--reuid=7', '--regid=7', '--clear-groups', '--no-new-privs', '--',
