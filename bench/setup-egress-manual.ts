@@ -30,7 +30,7 @@ async function workspace(): Promise<string> {
 /** The old way: the same bwrap plan, with the host's network namespace and resolv.conf. */
 async function sharedNet(dir: string): Promise<{ ms: number; exitCode: number | null; out: string }> {
   const runAs = sandboxFileOwner();
-  const tools = { bwrap: findExecutable('bwrap', process.env.PATH)!, bash: findExecutable('bash', process.env.PATH)!, setpriv: findExecutable('setpriv', process.env.PATH)!, prlimit: findExecutable('prlimit', process.env.PATH)! };
+  const tools = { bwrap: findExecutable('bwrap', process.env.PATH)!, bash: findExecutable('bash', process.env.PATH)!, setpriv: findExecutable('setpriv', process.env.PATH)! };
   const args = buildBwrapArgs({
     system: probeSystemDirs(), etc: probeEtc(ETC_ALLOW), networkEtc: [],
     extraReadOnly: [], egress: null, readOnlyBinds: [], workspace: dir, cwd: dir, home: '/tmp/home', tmpBytes: 1024 ** 3,
