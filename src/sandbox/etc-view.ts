@@ -1,7 +1,6 @@
 import { chmodSync, constants, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { copyConfigTree } from './copy-config-tree.js';
 import type { IdentityFile } from './sandbox-identity.js';
 
 /** `greenfix-etc-<pid of the greenfix that made it>-<random>`: tells the sweep whose it is. */
@@ -10,7 +9,7 @@ const PREFIX = 'greenfix-etc-';
 /** A job's /etc, laid out once: bound read-only as one directory instead of an entry at a time. */
 export interface EtcView {
   readonly dir: string;
-  /** The directories among the entries it could not copy: bound on top of the view (they have a mount point in it). */
+  /** The directories among the entries: bound on top of the view (they have a mount point in it). */
   readonly dirs: readonly string[];
   remove(): void;
 }
@@ -26,14 +25,11 @@ export interface EtcViewOptions {
 
 /**
  * Copies the allow-listed /etc files (modes kept; owned by greenfix, so never writable by the
- * sandbox uid) and writes the identity files over theirs, in a new 0755 directory; a directory
- * entry (alternatives, fonts…) is copied too, symlinks as symlinks (copy-config-tree.ts), or — when
- * it cannot be (too large, a special file, unreadable) — gets an empty mount point and stays a
- * bind of the host's. One bind of the view replaces some thirty binds and the descriptors of every
- * command's passwd and group: bwrap reads the whole mount table again for every bind, a quarter
- * of a command's launch before the view, and each directory bind cost ~0.1 ms more. Made per job,
- * so what an administrator changes in /etc reaches the next job. Null when an entry is neither a
- * file nor a directory: the caller binds the entries one by one as before.
+ * sandbox uid) and writes the identity files over theirs, in a new 0755 directory; a directory entry (alternatives, fonts…) gets an empty mount point and stays a bind
+ * of the host's, live. One bind of the view and one per directory replace some thirty binds and
+ * the descriptors of every command's passwd and group: bwrap spent a quarter of a command's launch
+ * on them. Made per job, so what an administrator changes in /etc reaches the next job. Null when
+ * an entry is neither a file nor a directory: the caller binds the entries one by one as before.
  */
 export function makeEtcView(options: EtcViewOptions): EtcView | null {
   const dir = mkdtempSync(join(options.parent ?? tmpdir(), `${PREFIX}${process.pid}-`));
@@ -45,7 +41,6 @@ export function makeEtcView(options: EtcViewOptions): EtcView | null {
       // Followed, as bwrap follows a bound symlink: what it names may not exist inside.
       const st = statSync(path);
       if (st.isDirectory()) {
-        if (copyConfigTree(path, target)) continue;
         mkdirSync(target, { mode: 0o755 });
         dirs.push(path);
       } else if (st.isFile()) copyFileSync(path, target, constants.COPYFILE_EXCL);
