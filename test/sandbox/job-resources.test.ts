@@ -88,6 +88,8 @@ describe("a job's cgroups: reused by its commands, never shared by two at once",
     const first = pool.lease();
     const concurrent = pool.lease();
     expect(concurrent.joinFiles).not.toEqual(first.joinFiles);
+    // v1: the launcher moves its own (only) thread through `tasks`, which skips the kernel's global lock.
+    for (const file of first.joinFiles) expect(file).toMatch(detected.cgroups.version === 'v1' ? /\/tasks$/ : /\/cgroup\.procs$/);
     // A leftover the way the launcher puts it there: it moves itself (0) through every join file.
     const leftover = spawn('bash', ['-c', `for f in ${first.joinFiles.join(' ')}; do echo 0 > $f; done; exec sleep 60`], { stdio: 'ignore', detached: true });
     await waitFor(() => readFileSync(first.joinFiles[0]!, 'utf8').trim() === String(leftover.pid), 5_000);
