@@ -88,7 +88,6 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const tools = {
     bwrap,
     bash: requireTool('bash', env.PATH, 'bash'),
-    prlimit: requireTool('prlimit', env.PATH),
     setpriv: runAs ? requireTool('setpriv', env.PATH) : 'setpriv',
   };
   const appDirs = options.appDirs ?? defaultAppDirs();
