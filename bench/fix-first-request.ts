@@ -16,9 +16,19 @@ export interface FixFirstRequestBench {
   nodeMs: number;
   /** warmMs / coldMs. */
   ratio: number;
+  /** With `before` (another build of the CLI): its cached-baseline launches, alternating with these, and its median. */
+  beforeRuns?: number[];
+  beforeMs?: number;
 }
 
 const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js');
+
+export interface FixFirstRequestOptions {
+  runs?: number;
+  env: Record<string, string | undefined>;
+  /** Another build's `src/cli/main.js` (an earlier commit's dist/): timed alternately with this one on the same repository and workdir. */
+  before?: string;
+}
 
 /** The model gives up at once: what is measured ends at its first request. */
 const GIVE_UP = {
@@ -32,7 +42,7 @@ const GIVE_UP = {
  * arrival of its first model request. The first run of the commit tests the base and caches it;
  * the next `runs` read the cached baseline (the same task again: a fresh run each time).
  */
-export async function benchFixFirstRequest(options: { runs?: number; env: Record<string, string | undefined> }): Promise<FixFirstRequestBench> {
+export async function benchFixFirstRequest(options: FixFirstRequestOptions): Promise<FixFirstRequestBench> {
   const runs = options.runs ?? 5;
   const dir = mkdtempSync(join(tmpdir(), 'greenfix-first-request-'));
   chmodSync(dir, 0o755); // the sandbox uid passes through to the worktree
@@ -50,16 +60,20 @@ export async function benchFixFirstRequest(options: { runs?: number; env: Record
       GREENFIX_MODEL: 'bench-model',
       ...(options.env.GREENFIX_SANDBOX ? { GREENFIX_SANDBOX: options.env.GREENFIX_SANDBOX } : {}),
     };
-    const args = [CLI, 'fix', '--repo', repo, '--task', 'enable the feature flag', '--verify', VERIFY_COMMAND, '--json'];
-    const coldMs = await untilFirstRequest(server, args, env);
+    const args = (cli: string) => [cli, 'fix', '--repo', repo, '--task', 'enable the feature flag', '--verify', VERIFY_COMMAND, '--json'];
+    const coldMs = await untilFirstRequest(server, args(CLI), env);
     const warmRuns: number[] = [];
     const nodeRuns: number[] = [];
+    const beforeRuns: number[] = [];
+    // The other build first: it finds the baseline this one cached (the key is the same) and probes the host its own way.
+    if (options.before) await untilFirstRequest(server, args(options.before), env);
     for (let i = 0; i < runs; i++) {
-      warmRuns.push(await untilFirstRequest(server, args, env));
+      warmRuns.push(await untilFirstRequest(server, args(CLI), env));
+      if (options.before) beforeRuns.push(await untilFirstRequest(server, args(options.before), env));
       nodeRuns.push(await launchToExit(['-e', '0'], env));
     }
     const warmMs = median(warmRuns);
-    return { coldMs, warmRuns, warmMs, nodeMs: median(nodeRuns), ratio: warmMs / coldMs };
+    return { coldMs, warmRuns, warmMs, nodeMs: median(nodeRuns), ratio: warmMs / coldMs, ...(options.before ? { beforeRuns, beforeMs: median(beforeRuns) } : {}) };
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -107,5 +121,8 @@ export function fixFirstRequestRows(f: FixFirstRequestBench): Row[] {
   return [
     [`greenfix fix launch → first model request, cached baseline (median of ${f.warmRuns.length})`, s(f.warmMs), `${s(f.coldMs)} first run (baseline tested)`, f.ratio.toFixed(2), `≤ 0.4 s${f.warmMs <= 400 ? ' (met)' : ' (NOT met)'}`],
     ['  range / bare `node -e 0` launch to exit', range, s(f.nodeMs), (f.warmMs / f.nodeMs).toFixed(1) + 'x', ''],
+    ...(f.beforeRuns && f.beforeMs !== undefined
+      ? [['  against the other build, alternating', s(f.warmMs), `${s(f.beforeMs)} (${s(Math.min(...f.beforeRuns))}–${s(Math.max(...f.beforeRuns))})`, (f.warmMs / f.beforeMs).toFixed(2), ''] as Row]
+      : []),
   ];
 }
