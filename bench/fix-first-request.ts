@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,9 +16,21 @@ export interface FixFirstRequestBench {
   nodeMs: number;
   /** warmMs / coldMs. */
   ratio: number;
-  /** With `before` (another build of the CLI): its cached-baseline launches, alternating with these, and its median. */
+  /**
+   * CPU time (ms) the process and the children it had reaped had used when the request arrived
+   * (/proc/<pid>/stat utime+stime+cutime+cstime, 10 ms ticks): its own work, which the machine's
+   * load does not inflate the way it does wall time. Median of the cached-baseline runs.
+   */
+  warmCpuMs: number;
+  /** With `before` (another build of the CLI): its cached-baseline launches, alternating with these, and their medians. */
   beforeRuns?: number[];
   beforeMs?: number;
+  beforeCpuMs?: number;
+}
+
+interface Launch {
+  ms: number;
+  cpuMs: number;
 }
 
 const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js');
@@ -28,6 +40,8 @@ export interface FixFirstRequestOptions {
   env: Record<string, string | undefined>;
   /** Another build's `src/cli/main.js` (an earlier commit's dist/): timed alternately with this one on the same repository and workdir. */
   before?: string;
+  /** The CLI to time; default this build's (dist-bench/src/cli/main.js beside this file). */
+  cli?: string;
 }
 
 /** The model gives up at once: what is measured ends at its first request. */
@@ -61,19 +75,23 @@ export async function benchFixFirstRequest(options: FixFirstRequestOptions): Pro
       ...(options.env.GREENFIX_SANDBOX ? { GREENFIX_SANDBOX: options.env.GREENFIX_SANDBOX } : {}),
     };
     const args = (cli: string) => [cli, 'fix', '--repo', repo, '--task', 'enable the feature flag', '--verify', VERIFY_COMMAND, '--json'];
-    const coldMs = await untilFirstRequest(server, args(CLI), env);
-    const warmRuns: number[] = [];
+    const cli = options.cli ?? CLI;
+    const coldMs = (await untilFirstRequest(server, args(cli), env)).ms;
+    const warm: Launch[] = [];
+    const before: Launch[] = [];
     const nodeRuns: number[] = [];
-    const beforeRuns: number[] = [];
     // The other build first: it finds the baseline this one cached (the key is the same) and probes the host its own way.
     if (options.before) await untilFirstRequest(server, args(options.before), env);
     for (let i = 0; i < runs; i++) {
-      warmRuns.push(await untilFirstRequest(server, args(CLI), env));
-      if (options.before) beforeRuns.push(await untilFirstRequest(server, args(options.before), env));
+      warm.push(await untilFirstRequest(server, args(cli), env));
+      if (options.before) before.push(await untilFirstRequest(server, args(options.before), env));
       nodeRuns.push(await launchToExit(['-e', '0'], env));
     }
-    const warmMs = median(warmRuns);
-    return { coldMs, warmRuns, warmMs, nodeMs: median(nodeRuns), ratio: warmMs / coldMs, ...(options.before ? { beforeRuns, beforeMs: median(beforeRuns) } : {}) };
+    const warmMs = median(warm.map((l) => l.ms));
+    return {
+      coldMs, warmRuns: warm.map((l) => l.ms), warmMs, warmCpuMs: median(warm.map((l) => l.cpuMs)), nodeMs: median(nodeRuns), ratio: warmMs / coldMs,
+      ...(options.before ? { beforeRuns: before.map((l) => l.ms), beforeMs: median(before.map((l) => l.ms)), beforeCpuMs: median(before.map((l) => l.cpuMs)) } : {}),
+    };
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -81,11 +99,11 @@ export async function benchFixFirstRequest(options: FixFirstRequestOptions): Pro
 }
 
 /** Spawn → the server has the first request; then the run is let finish (the model gives up), so runs never overlap. */
-async function untilFirstRequest(server: FakeOpenAIServer, args: string[], env: Record<string, string>): Promise<number> {
+async function untilFirstRequest(server: FakeOpenAIServer, args: string[], env: Record<string, string>): Promise<Launch> {
   server.script(GIVE_UP);
   const started = performance.now();
-  const first = server.nextRequest().then(() => performance.now() - started);
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const first = server.nextRequest().then(() => ({ ms: performance.now() - started, cpuMs: cpuMsOf(child.pid) }));
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exit = new Promise<number | null>((resolve, reject) => {
@@ -96,6 +114,13 @@ async function untilFirstRequest(server: FakeOpenAIServer, args: string[], env: 
   const code = await exit;
   if (code !== 1) throw new Error(`greenfix fix (the model gives up) exited ${code}, not 1: ${stderr.slice(-800)}`);
   return ms;
+}
+
+/** utime + stime + cutime + cstime of a live process, in ms (fields 14–17 of /proc/<pid>/stat, at 100 ticks a second). */
+function cpuMsOf(pid: number | undefined): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) * 10;
 }
 
 async function launchToExit(args: string[], env: Record<string, string>): Promise<number> {
@@ -121,6 +146,7 @@ export function fixFirstRequestRows(f: FixFirstRequestBench): Row[] {
   return [
     [`greenfix fix launch → first model request, cached baseline (median of ${f.warmRuns.length})`, s(f.warmMs), `${s(f.coldMs)} first run (baseline tested)`, f.ratio.toFixed(2), `≤ 0.4 s${f.warmMs <= 400 ? ' (met)' : ' (NOT met)'}`],
     ['  range / bare `node -e 0` launch to exit', range, s(f.nodeMs), (f.warmMs / f.nodeMs).toFixed(1) + 'x', ''],
+    ['  CPU used until the request (process + reaped children)', s(f.warmCpuMs), f.beforeCpuMs !== undefined ? `${s(f.beforeCpuMs)} the other build` : '', f.beforeCpuMs !== undefined ? (f.warmCpuMs / f.beforeCpuMs).toFixed(2) : '', ''],
     ...(f.beforeRuns && f.beforeMs !== undefined
       ? [['  against the other build, alternating', s(f.warmMs), `${s(f.beforeMs)} (${s(Math.min(...f.beforeRuns))}–${s(Math.max(...f.beforeRuns))})`, (f.warmMs / f.beforeMs).toFixed(2), ''] as Row]
       : []),

@@ -1,7 +1,6 @@
 import { ConfigError } from '../model/config-error.js';
 import { NoTestCommandError } from '../fix/fix-input.js';
 import { createChatModel } from '../model/create-chat-model.js';
-import { costOf } from '../model/cost.js';
 import { modelConfigOf } from '../model/model-config.js';
 import { EnvConfigError } from '../config/env-config-error.js';
 import { modelSettingsFromEnv } from '../config/model-settings.js';
@@ -11,21 +10,14 @@ import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { SetupAllowSchema } from '../config/domain-pattern.js';
 import { fixCommands } from '../fix/fix-input.js';
-import { runFix } from '../fix/run-fix.js';
 import { StateFileError } from '../fix/state-file.js';
 import { parentOfBase } from '../workspace/empty-base.js';
 import { removeWorktree } from '../workspace/worktree.js';
 import { existsSync, rmSync } from 'node:fs';
-import { createLocalSandbox, localToolchains, toolchainEnvironment } from './local-sandbox.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
-import { reportFix } from './fix-report.js';
 import type { CliIo } from './io.js';
 import { locateRun, nextRun, openLocalState, openRunWorkspace, type LocalRun, type LocalState } from './local-run.js';
-import { localFixInput } from './local-session.js';
-import { baseName } from './base-name.js';
-import { localCaches } from './local-caches.js';
-import { localImage } from './local-image.js';
 import { ImageError } from '../image/image-error.js';
 import { workdirProblem } from './workdir-check.js';
 
@@ -44,6 +36,10 @@ export async function fixCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function fix(options: FixOptions, io: CliIo): Promise<number> {
+  // What runs after the worktree (sandbox, image, agent, gate: most of greenfix's modules) loads
+  // while git makes the worktree; awaited below, so a failure to load still reaches the user.
+  const session = import('./fix-session.js');
+  session.catch(() => undefined);
   const missing = checkSystemPackages({ env: io.env, isRoot: process.getuid?.() === 0, sandboxOff: io.env.GREENFIX_SANDBOX === 'off' });
   if (missing.length > 0) throw new UsageError(`missing system packages:\n${missing.map((m) => `  - ${m.message}`).join('\n')}`);
   const allow = SetupAllowSchema.safeParse(io.env.GREENFIX_SETUP_ALLOW ?? '');
@@ -60,7 +56,7 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const { workspace, state } = await openRunWorkspace(run, resumeFrom);
   const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup }, warn);
-  const base = (await parentOfBase(run.repo, workspace.baseCommit)) === null ? 'the empty tree (the repository has no commits)' : workspace.baseCommit.slice(0, 12);
+  const base = parentOfBase(workspace.baseCommit) === null ? 'the empty tree (the repository has no commits)' : workspace.baseCommit.slice(0, 12);
   if (!commands.verify) {
     // Nothing could be verified: stop before setup and the model, and leave nothing behind.
     await removeWorktree(run.repo, run.worktree);
@@ -68,35 +64,7 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
     throw new NoTestCommandError();
   }
   io.stderr(`greenfix: worktree ${run.worktree} at ${base}; verify: ${commands.verify}; setup: ${commands.setup ?? '(none)'}`);
-  const image = await localImage(io, run.workdir, workspace.root);
-  // The sandbox follows the commands: the user's toolchains they resolve to are shown read-only
-  // (on the host's userland: an environment image brings its own).
-  const toolchains = await localToolchains(io, run, commands);
-  if (!image && toolchains.visible.length > 0) io.stderr(`greenfix: toolchains shown read-only: ${toolchains.visible.map((v) => `${v.path} (${v.what})`).join(', ')}`);
-  const sandbox = await createLocalSandbox(io, run, toolchains).catch((error: unknown) => {
-    image?.release();
-    throw error;
-  });
-
-  const jobSandbox = await sandbox.forJob({ workspace: run.worktree, image }).catch((error: unknown) => {
-    image?.release();
-    throw error;
-  });
-  const environment = toolchainEnvironment(toolchains);
-  const input = localFixInput({
-    options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit),
-    ...(environment ? { environment } : {}), ...(await localCaches(run, io, warn)),
-  });
-  const result = await runFix(input).finally(async () => {
-    await jobSandbox.release();
-    image?.release();
-  });
-  if (result.status === 'published') {
-    await removeWorktree(run.repo, run.worktree);
-    // The private index, scratch outputs and the kept setup state (a copy of node_modules…): the journal stays.
-    rmSync(run.stateDir, { recursive: true, force: true });
-  }
-  return reportFix(result, run, options.json, io, costOf(result.outcome.tokens, model.name, price));
+  return (await session).fixSession({ options, io, run, state, workspace, commands, model, price, warn });
 }
 
 /** `--resume`: the saved run of this task, which must exist (a damaged one is an error). */
