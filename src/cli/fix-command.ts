@@ -12,8 +12,9 @@ import { SetupAllowSchema } from '../config/domain-pattern.js';
 import { fixCommands } from '../fix/fix-input.js';
 import { StateFileError } from '../fix/state-file.js';
 import { parentOfBase } from '../workspace/empty-base.js';
-import { removeWorktree } from '../workspace/worktree.js';
+import { pruneWorktrees, removeWorktree, removeWorktreeFiles } from '../workspace/worktree.js';
 import { existsSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
 import type { CliIo } from './io.js';
@@ -48,12 +49,15 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const model = createChatModel(modelConfig);
   const price = priceOf(modelConfig.prices, model.name);
   const latest = await locateRun(io.env, options.repo, options.task, options.init);
-  const run = options.resume ? latest : await startAfter(latest, io);
+  // The earlier run's worktree goes while this one's is made (a large checkout takes a while to delete).
+  const { run, cleared } = options.resume ? { run: latest, cleared: Promise.resolve() } : startAfter(latest, io);
+  cleared.catch(() => undefined); // awaited with the new worktree below
   const owner = sandboxFileOwner();
   const unreachable = io.env.GREENFIX_SANDBOX === 'off' ? null : workdirProblem(run.workdir, owner);
   if (unreachable) throw new UsageError(unreachable);
   const resumeFrom = options.resume ? resumable(run) : null;
-  const { workspace, state } = await openRunWorkspace(run, resumeFrom);
+  const [{ workspace, state }] = await Promise.all([openRunWorkspace(run, resumeFrom), cleared]);
+  if (run !== latest) await pruneWorktrees(run.repo); // the earlier run's worktree, once the new one exists (removeWorktreeFiles)
   const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup }, warn);
   const base = parentOfBase(workspace.baseCommit) === null ? 'the empty tree (the repository has no commits)' : workspace.baseCommit.slice(0, 12);
@@ -77,10 +81,11 @@ function resumable(run: LocalRun): LocalState {
 /**
  * A fresh run gets a directory (and branch) of its own after the task's latest run, whose journal
  * and state stay for `greenfix log`; its worktree and private index go (a finished run's are gone
- * already). Says so when that run was interrupted (or unreadable): only the latest run resumes.
+ * already): `cleared`, while the caller makes the new worktree, which then prunes the old one.
+ * Says so when that run was interrupted (or unreadable): only the latest run resumes.
  */
-async function startAfter(latest: LocalRun, io: CliIo): Promise<LocalRun> {
-  if (!existsSync(latest.dir)) return latest;
+function startAfter(latest: LocalRun, io: CliIo): { run: LocalRun; cleared: Promise<void> } {
+  if (!existsSync(latest.dir)) return { run: latest, cleared: Promise.resolve() };
   let interrupted: boolean;
   try {
     const earlier = openLocalState(latest).get('fix');
@@ -89,11 +94,10 @@ async function startAfter(latest: LocalRun, io: CliIo): Promise<LocalRun> {
     if (!(error instanceof StateFileError)) throw error;
     interrupted = true;
   }
-  await removeWorktree(latest.repo, latest.worktree);
-  rmSync(latest.stateDir, { recursive: true, force: true });
+  const cleared = removeWorktreeFiles(latest.worktree).then(() => rm(latest.stateDir, { recursive: true, force: true }));
   const next = nextRun(latest);
   if (interrupted) io.stderr(`greenfix: an interrupted run of this task stays in ${latest.dir} (its log); this one starts afresh in ${next.dir} (--resume continues the latest run instead)`);
-  return next;
+  return { run: next, cleared };
 }
 
 /** A failure as one clear line and its exit code (usage/config 2, anything else 3). */
