@@ -1,10 +1,8 @@
 import { join } from 'node:path';
 import { imageSettingsFromEnv } from '../config/image-settings.js';
 import { RepoConfigSchema } from '../config/repo-config.js';
-import { createImageCache } from '../image/image-cache.js';
 import { ImageError } from '../image/image-error.js';
-import { findImageTools } from '../image/image-tools.js';
-import { prepareJobEnvironment, type JobEnvironment } from '../image/job-environment.js';
+import { chooseImage, prepareJobEnvironment, type JobEnvironment } from '../image/job-environment.js';
 import { readRegularText, RegularFileError } from '../util/regular-file.js';
 import { UsageError } from './exit-codes.js';
 import type { CliIo } from './io.js';
@@ -17,6 +15,10 @@ import type { CliIo } from './io.js';
 export async function localImage(io: CliIo, workdir: string, worktree: string): Promise<JobEnvironment | null> {
   const settings = imageSettingsFromEnv(io.env, io.cwd);
   if (typeof settings === 'string') throw new UsageError(settings);
+  const wanted = { configured: await configuredImage(worktree), worktree, operatorDefault: settings.defaultImage };
+  // The image cache (skopeo, umoci, layer checks) loads only when an image is named: most runs use the host's userland.
+  if (!chooseImage(wanted)) return null;
+  const [{ createImageCache }, { findImageTools }] = await Promise.all([import('../image/image-cache.js'), import('../image/image-tools.js')]);
   const found = findImageTools(io.env.PATH);
   const cache = createImageCache({
     dir: join(workdir, 'images'),
@@ -24,7 +26,7 @@ export async function localImage(io: CliIo, workdir: string, worktree: string): 
     tools: 'missing' in found ? null : found,
     access: { authFile: settings.authFile ?? null, insecureRegistries: settings.insecureRegistries },
   });
-  const image = await prepareJobEnvironment(cache, { configured: await configuredImage(worktree), worktree, operatorDefault: settings.defaultImage });
+  const image = await prepareJobEnvironment(cache, wanted);
   if (image) io.stderr(`greenfix: environment: ${image.reference} (${image.digest}) from ${image.source}${image.pulled ? ', pulled and unpacked' : ', cached'}`);
   return image;
 }
