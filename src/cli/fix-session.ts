@@ -13,7 +13,7 @@ import type { CliIo } from './io.js';
 import { localCaches } from './local-caches.js';
 import { localImage } from './local-image.js';
 import type { LocalRun, LocalState } from './local-run.js';
-import { createLocalSandbox, localToolchains, toolchainEnvironment } from './local-sandbox.js';
+import { createLocalSandbox, localDataDirs, localToolchains, toolchainEnvironment } from './local-sandbox.js';
 import { localFixInput } from './local-session.js';
 
 export interface FixSessionOptions {
@@ -42,9 +42,10 @@ export async function fixSession(s: FixSessionOptions): Promise<number> {
   const image = await localImage(io, run.workdir, workspace.root);
   // The sandbox follows the commands: the user's toolchains they resolve to are shown read-only
   // (on the host's userland: an environment image brings its own).
-  const toolchains = await localToolchains(io, run, commands);
+  const place = { ...run, dataDirs: await localDataDirs(run) };
+  const toolchains = await localToolchains(io, place, commands);
   if (!image && toolchains.visible.length > 0) io.stderr(`greenfix: toolchains shown read-only: ${toolchains.visible.map((v) => `${v.path} (${v.what})`).join(', ')}`);
-  const ready = Promise.all([createLocalSandbox(io, run, toolchains), named, caches]);
+  const ready = Promise.all([createLocalSandbox(io, place, toolchains), named, caches]);
   const [sandbox, base, cacheInput] = await ready.catch((error: unknown) => {
     image?.release();
     throw error;

@@ -33,11 +33,12 @@ export async function addWorktree(opts: AddWorktreeOptions): Promise<GitWorkspac
   const commit = (
     await git(['rev-parse', '--verify', '--end-of-options', `${opts.ref}^{commit}`], { cwd: opts.repo })
   ).trim();
+  const common = await commonDir(opts.repo);
   if (!(await isWorktreeOf(opts.repo, path))) {
-    const env = await neutralFilterEnv(await commonDir(opts.repo), opts.repo);
+    const env = await neutralFilterEnv(common, opts.repo);
     await git(['worktree', 'add', '--detach', '--', path, commit], { cwd: opts.repo, env });
   }
-  const gitDir = await adminDirOf(opts.repo, path);
+  const gitDir = adminDirOf(common, path);
   return GitWorkspace.open({
     root: path,
     baseCommit: commit,
@@ -80,8 +81,8 @@ async function commonDir(repo: string): Promise<string> {
 }
 
 /** `<common>/worktrees/<name>` whose `gitdir` file names `<path>/.git`: the repository's record. */
-async function adminDirOf(repo: string, path: string): Promise<string | null> {
-  const worktrees = join(await commonDir(repo), 'worktrees');
+function adminDirOf(common: string, path: string): string | null {
+  const worktrees = join(common, 'worktrees');
   if (!existsSync(worktrees)) return null;
   const real = realpathSync(path);
   for (const name of readdirSync(worktrees)) {
