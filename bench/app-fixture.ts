@@ -46,7 +46,8 @@ export interface AppWorldOptions {
 }
 
 export async function startAppWorld(options: AppWorldOptions = {}): Promise<AppWorld> {
-  const dir = mkdtempSync(join(tmpdir(), 'gf-bench-app-'));
+  // Named by process, so a test can find its own leftovers beside another run's.
+  const dir = mkdtempSync(join(tmpdir(), `gf-bench-app-${process.pid}-`));
   chmodSync(dir, 0o755); // the sandbox's unprivileged uid must reach the worktrees below it
   const names = REPO_NAMES.slice(0, options.repos ?? 2);
   const start = { owner: 'bench-org', repo: REPO_NAMES[0], roles: { ...options.roles, octocat: 'admin' } as FakeGitHubState['roles'] };

@@ -16,7 +16,15 @@ export function depCacheRows(
   const rows: Row[] = [];
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   if (c) {
-    rows.push([`setup, jest (${c.packages} top-level packages, ${(c.bytes / 1024 ** 2).toFixed(0)} MB), restored`, s(c.restoredMs), `${s(c.coldMs)} cold npm ci`, c.ratio.toFixed(3), `≤ 0.1${c.ratio <= 0.1 ? ' (met)' : ' (NOT met)'}`]);
+    const met = c.ratio <= 0.1 && c.ratioMax <= 0.15;
+    rows.push([
+      `setup, jest (${c.packages} top-level packages, ${(c.bytes / 1024 ** 2).toFixed(0)} MB), restored ×${c.restoredRuns.length} (median; min–max)`,
+      `${s(c.restoredMs)} (${s(Math.min(...c.restoredRuns))}–${s(Math.max(...c.restoredRuns))})`,
+      `${s(c.coldMs)} cold npm ci`,
+      `${c.ratio.toFixed(3)} (${c.ratioMin.toFixed(3)}–${c.ratioMax.toFixed(3)})`,
+      `≤ 0.10, max ≤ 0.15${met ? ' (met)' : ' (NOT met)'}`,
+    ]);
+    rows.push(['  of which the restore itself (median)', s(c.restoreOnlyMs), `${s(c.coldMs)} cold npm ci`, (c.restoreOnlyMs / c.coldMs).toFixed(3), '']);
     rows.push(['  warm npm cache only (package-cache bind)', s(c.warmNpmMs), `${s(c.coldMs)} cold npm ci`, (c.warmNpmMs / c.coldMs).toFixed(3), '']);
   }
   if (fix) rows.push([`greenfix fix peak RSS, ${fix.fixSteps}-step scripted session`, `${fix.fixPeakMb.toFixed(0)} MB`, '138 MB (issue 15)', (fix.fixPeakMb / 138).toFixed(2), `≤ 100 MB${fix.fixPeakMb <= 100 ? ' (met)' : ' (NOT met)'}`]);

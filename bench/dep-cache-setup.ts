@@ -11,6 +11,9 @@ import { createDepCache } from '../src/workspace/dep-cache.js';
 import { git } from '../src/workspace/git.js';
 import { addWorktree } from '../src/workspace/worktree.js';
 
+/** Restores measured (the issue asks min/median/max of five). */
+const RESTORES = 5;
+
 export interface DepCacheBench {
   packages: number;
   bytes: number;
@@ -18,9 +21,16 @@ export interface DepCacheBench {
   coldMs: number;
   /** Worktree from the mirror + `npm ci` with npm's own cache warm (the package-cache bind), no dependency cache. */
   warmNpmMs: number;
-  /** Worktree from the mirror + restore from the dependency cache. */
+  /** Worktree from the mirror + restore from the dependency cache: five jobs, each its own uid. */
+  restoredRuns: number[];
+  /** The median of restoredRuns. */
   restoredMs: number;
+  /** The restore alone (links or copy, and its check), median of the five: the rest is the worktree and the job's sandbox. */
+  restoreOnlyMs: number;
+  /** restored / cold: median, min and max of the five. */
   ratio: number;
+  ratioMin: number;
+  ratioMax: number;
 }
 
 /**
@@ -70,11 +80,32 @@ export async function benchDepCacheSetup(options: { sandbox: Sandbox; log: (m: s
     const cold = await job(true, 'npm-cold');
     options.log('dependency cache: warm npm cache, no dependency cache…');
     const warm = await job(false, 'npm-cold');
-    options.log('dependency cache: restored…');
-    const restored = await job(true, 'npm-other');
-    if (restored.setup.cache?.result !== 'hit') throw new Error('the third setup did not restore from the cache');
-    const packages = readdirSync(join(restored.root, 'node_modules')).filter((name) => !name.startsWith('.')).length;
-    return { packages, bytes: cold.setup.cache?.bytes ?? 0, coldMs: cold.ms, warmNpmMs: warm.ms, restoredMs: restored.ms, ratio: restored.ms / cold.ms };
+    const restoredRuns: number[] = [];
+    const restoreOnly: number[] = [];
+    let root = '';
+    for (let i = 1; i <= RESTORES; i += 1) {
+      options.log(`dependency cache: restored (${i}/${RESTORES})…`);
+      const restored = await job(true, 'npm-other');
+      if (restored.setup.cache?.result !== 'hit') throw new Error(`restore ${i} did not restore from the cache`);
+      restoredRuns.push(restored.ms);
+      restoreOnly.push(restored.setup.durationMs);
+      root = restored.root;
+    }
+    const packages = readdirSync(join(root, 'node_modules')).filter((name) => !name.startsWith('.')).length;
+    const sorted = [...restoredRuns].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    return {
+      packages,
+      bytes: cold.setup.cache?.bytes ?? 0,
+      coldMs: cold.ms,
+      warmNpmMs: warm.ms,
+      restoredRuns,
+      restoredMs: median,
+      restoreOnlyMs: [...restoreOnly].sort((a, b) => a - b)[Math.floor(restoreOnly.length / 2)]!,
+      ratio: median / cold.ms,
+      ratioMin: sorted[0]! / cold.ms,
+      ratioMax: sorted.at(-1)! / cold.ms,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -6,6 +6,7 @@ import { benchAckUnderJobs } from './ack-under-jobs.js';
 import { benchCleanRoom } from './clean-room.js';
 import { benchContextTokens } from './context-tokens.js';
 import { benchDepCacheSetup } from './dep-cache-setup.js';
+import { benchFixFirstRequest } from './fix-first-request.js';
 import { benchFixPeakRss, benchServeIdleRss } from './peak-rss.js';
 import { benchLabelToModel } from './label-to-model.js';
 import { benchImageStart } from './image-start.js';
@@ -63,12 +64,14 @@ async function main(): Promise<void> {
   const labelToModel = await benchLabelToModel({ sandbox });
   log('environment image: first pull + unpack of a ~100 MB image, then 10 job starts cached vs the host\'s userland…');
   const imageStart = await benchImageStart({ sandbox, megabytes: 96, starts: 10 });
+  log('greenfix fix launch → first model request: the first run of a commit, then 5 with its baseline cached…');
+  const fixFirstRequest = await benchFixFirstRequest({ runs: 5, env: process.env });
   log('peak RSS: greenfix fix (10 steps), greenfix serve idle and with one job running…');
   const fixRss = await benchFixPeakRss({ steps: 10, env: process.env });
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
   const serveRss = await benchServeIdleRss({ env: process.env, privateKey });
   const serveBusyRss = await benchServeBusyRss({ env: process.env });
-  const results: BenchResults = { contextTokens, prefixCache, treeHash, stepOverhead, sandboxCommand, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, ackUnderJobs, load, depCache, cleanRoom, fixRss, serveRss, labelToModel, serveBusyRss, imageStart };
+  const results: BenchResults = { contextTokens, prefixCache, treeHash, stepOverhead, sandboxCommand, promptSize: benchPromptSize('npm test'), queueThroughput, webhookAck, ackUnderJobs, load, depCache, cleanRoom, fixRss, serveRss, labelToModel, serveBusyRss, imageStart, fixFirstRequest };
   process.stdout.write(`${formatTable(results)}\n`);
   process.stdout.write(`${JSON.stringify(results)}\n`);
 }

@@ -15,7 +15,7 @@ export interface PeakRssBench {
 const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js');
 
 /** `greenfix fix` as a user runs it (the built CLI, a real repository, the scripted model), under /usr/bin/time. */
-export async function benchFixPeakRss(options: { steps: number; env: Record<string, string | undefined> }): Promise<PeakRssBench> {
+export async function benchFixPeakRss(options: { steps: number; env: Record<string, string | undefined>; /** Default this build's CLI. */ cli?: string }): Promise<PeakRssBench> {
   const dir = mkdtempSync(join(tmpdir(), 'greenfix-rss-'));
   chmodSync(dir, 0o755); // the sandbox uid passes through to the worktree
   try {
@@ -23,7 +23,7 @@ export async function benchFixPeakRss(options: { steps: number; env: Record<stri
     const paths = await makeSourceRepo(repo, { files: 40, minLines: 150, maxLines: 600 });
     const script = join(dir, 'script.json');
     writeFileSync(script, JSON.stringify({ turns: sessionScript(paths, options.steps) }));
-    const args = ['-f', 'greenfix-maxrss-kb=%M', process.execPath, CLI, 'fix', '--repo', repo, '--task', 'enable the feature flag', '--verify', VERIFY_COMMAND, '--model', `scripted:${script}`, '--json'];
+    const args = ['-f', 'greenfix-maxrss-kb=%M', process.execPath, options.cli ?? CLI, 'fix', '--repo', repo, '--task', 'enable the feature flag', '--verify', VERIFY_COMMAND, '--model', `scripted:${script}`, '--json'];
     const env = { PATH: options.env.PATH ?? '/usr/bin:/bin', HOME: dir, GREENFIX_WORKDIR: join(dir, 'work'), ...(options.env.GREENFIX_SANDBOX ? { GREENFIX_SANDBOX: options.env.GREENFIX_SANDBOX } : {}) };
     const { code, stderr } = await run('/usr/bin/time', args, env);
     const kb = /greenfix-maxrss-kb=(\d+)/.exec(stderr)?.[1];

@@ -3,6 +3,7 @@ import type { ContextTokensBench } from './context-tokens.js';
 import type { DepCacheBench } from './dep-cache-setup.js';
 import { depCacheRows } from './dep-cache-rows.js';
 import type { ImageStartBench } from './image-start.js';
+import { fixFirstRequestRows, type FixFirstRequestBench } from './fix-first-request.js';
 import type { LabelToModelBench } from './label-to-model.js';
 import type { PeakRssBench, ServeRssBench } from './peak-rss.js';
 import type { ServeBusyRssBench } from './serve-busy-rss.js';
@@ -41,6 +42,8 @@ export interface BenchResults {
   serveBusyRss?: ServeBusyRssBench;
   /** Issue 25: an environment image's first pull+unpack, and a job's start with it cached against the host's userland. */
   imageStart?: ImageStartBench;
+  /** Issue 26: `greenfix fix` launch → first model request with a cached baseline, against the first run of the commit. */
+  fixFirstRequest?: FixFirstRequestBench;
 }
 
 type Row = [benchmark: string, measured: string, baseline: string, ratio: string, goal: string];
@@ -74,6 +77,7 @@ export function formatTable(r: BenchResults): string {
   rows.push(...depCacheRows(r.depCache, r.fixRss, r.serveRss, r.labelToModel, r.serveBusyRss));
   if (r.cleanRoom) rows.push(...cleanRoomRows(r.cleanRoom));
   if (r.imageStart) rows.push(...imageStartRows(r.imageStart));
+  if (r.fixFirstRequest) rows.push(...fixFirstRequestRows(r.fixFirstRequest));
   return render(rows);
 }
 

@@ -13,7 +13,7 @@ export interface SandboxCommandBench {
   commands: number;
   /** A job's sandbox as deployed: its own uid, a cgroup per command, seccomp. */
   fullMsPerCommand: number;
-  /** The launch chain before per-job resources: prlimit → setpriv → bwrap, shared uid, no cgroup, no seccomp. */
+  /** The launch chain without per-job resources: bash → setpriv → bwrap, shared uid, no cgroup, no seccomp. */
   baselineMsPerCommand: number;
   /** The baseline plus the seccomp program alone. */
   seccompMsPerCommand: number;
@@ -29,7 +29,7 @@ export async function benchSandboxCommand(options: { sandbox: Sandbox; env: Reco
   const { commands = 50 } = options;
   const path = options.env.PATH;
   const tool = (name: string) => findExecutable(name, path) ?? name;
-  const tools = { bwrap: tool('bwrap'), bash: tool('bash'), prlimit: tool('prlimit'), setpriv: tool('setpriv') };
+  const tools = { bwrap: tool('bwrap'), bash: tool('bash'), setpriv: tool('setpriv') };
   const runAs = sandboxFileOwner();
   const plain = (seccomp: boolean) => createBwrapSandbox({ tools, runAs, uids: null, cgroups: null, seccomp, appDirs: defaultAppDirs() });
   const dir = mkdtempSync(join(tmpdir(), 'gf-bench-sandbox-'));

@@ -30,7 +30,7 @@ async function workspace(): Promise<string> {
 /** The old way: the same bwrap plan, with the host's network namespace and resolv.conf. */
 async function sharedNet(dir: string): Promise<{ ms: number; exitCode: number | null; out: string }> {
   const runAs = sandboxFileOwner();
-  const tools = { bwrap: findExecutable('bwrap', process.env.PATH)!, bash: findExecutable('bash', process.env.PATH)!, setpriv: findExecutable('setpriv', process.env.PATH)!, prlimit: findExecutable('prlimit', process.env.PATH)! };
+  const tools = { bwrap: findExecutable('bwrap', process.env.PATH)!, bash: findExecutable('bash', process.env.PATH)!, setpriv: findExecutable('setpriv', process.env.PATH)! };
   const args = buildBwrapArgs({
     system: probeSystemDirs(), etc: probeEtc(ETC_ALLOW), networkEtc: [],
     extraReadOnly: [], egress: null, readOnlyBinds: [], workspace: dir, cwd: dir, home: '/tmp/home', tmpBytes: 1024 ** 3,
@@ -42,7 +42,7 @@ async function sharedNet(dir: string): Promise<{ ms: number; exitCode: number | 
   const end = args.indexOf('--clearenv');
   const withNet = [...args.slice(0, 5), '--share-net', ...args.slice(5, end), ...etcBinds, ...args.slice(end)];
   const start = Date.now();
-  const r = await runProcess({ argv: buildLaunchArgv(tools, runAs, { processes: 4096, fileSizeBytes: 1024 ** 3 }, withNet, { cgroupProcs: [], passedFds: 0 }), cwd: '/', env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' }, timeoutMs: 600_000 });
+  const r = await runProcess({ argv: buildLaunchArgv(tools, runAs, { processes: 4096, fileSizeBytes: 1024 ** 3 }, withNet, { cgroupJoin: [], passedFds: 0 }), cwd: '/', env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' }, timeoutMs: 600_000 });
   return { ms: Date.now() - start, exitCode: r.exitCode, out: `${r.stdout}${r.stderr}`.trim().split('\n').slice(-3).join(' | ') };
 }
 

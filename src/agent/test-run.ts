@@ -2,7 +2,6 @@ import { closeSync } from 'node:fs';
 import type { ReadOnlyBind, SandboxResult, SandboxRunner } from '../sandbox/types.js';
 import { lastLines } from '../util/clip.js';
 import { openRegularFile, readFd } from '../util/regular-file.js';
-import { readTestReport } from '../verify/parse-report.js';
 import type { TestReport } from '../verify/test-report.js';
 import { collectReportFiles, reportFilesBefore, type ReportFilePlace } from './tools/report-files.js';
 import { claimScratchFile } from './tools/scratch.js';
@@ -75,6 +74,8 @@ export async function runTestCommand(input: TestRunInput): Promise<TestRun> {
   const output = readRange(outputFile, false, REPORT_READ_BYTES) ?? `${result.stdout}${result.stderr}`;
   // JUnit XML the run wrote (maven, gradle, pytest --junitxml) is read too, and must agree with the output.
   const written = result.timedOut || result.aborted ? { files: [], ignored: [] } : await collectReportFiles(files, before);
+  // The report parsers (one per runner) load at the first test run, not before the model's first request.
+  const { readTestReport } = await import('../verify/parse-report.js');
   const reading = readTestReport(output, written.files);
   if (!reading.agree) return { result, outputFile, report: reading.output, ignoredReports: written.ignored, reportConflict: reading.reason };
   return { result, outputFile, report: reading.report, ignoredReports: written.ignored };

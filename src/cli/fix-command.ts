@@ -1,7 +1,6 @@
 import { ConfigError } from '../model/config-error.js';
 import { NoTestCommandError } from '../fix/fix-input.js';
 import { createChatModel } from '../model/create-chat-model.js';
-import { costOf } from '../model/cost.js';
 import { modelConfigOf } from '../model/model-config.js';
 import { EnvConfigError } from '../config/env-config-error.js';
 import { modelSettingsFromEnv } from '../config/model-settings.js';
@@ -11,21 +10,15 @@ import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { checkSystemPackages } from '../sandbox/system-packages.js';
 import { SetupAllowSchema } from '../config/domain-pattern.js';
 import { fixCommands } from '../fix/fix-input.js';
-import { runFix } from '../fix/run-fix.js';
 import { StateFileError } from '../fix/state-file.js';
 import { parentOfBase } from '../workspace/empty-base.js';
-import { removeWorktree } from '../workspace/worktree.js';
+import { pruneWorktrees, removeWorktree, removeWorktreeFiles } from '../workspace/worktree.js';
 import { existsSync, rmSync } from 'node:fs';
-import { createLocalSandbox, localToolchains, toolchainEnvironment } from './local-sandbox.js';
+import { rm } from 'node:fs/promises';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
-import { reportFix } from './fix-report.js';
 import type { CliIo } from './io.js';
 import { locateRun, nextRun, openLocalState, openRunWorkspace, type LocalRun, type LocalState } from './local-run.js';
-import { localFixInput } from './local-session.js';
-import { baseName } from './base-name.js';
-import { localCaches } from './local-caches.js';
-import { localImage } from './local-image.js';
 import { ImageError } from '../image/image-error.js';
 import { workdirProblem } from './workdir-check.js';
 
@@ -44,6 +37,10 @@ export async function fixCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function fix(options: FixOptions, io: CliIo): Promise<number> {
+  // What runs after the worktree (sandbox, image, agent, gate: most of greenfix's modules) loads
+  // while git makes the worktree; awaited below, so a failure to load still reaches the user.
+  const session = import('./fix-session.js');
+  session.catch(() => undefined);
   const missing = checkSystemPackages({ env: io.env, isRoot: process.getuid?.() === 0, sandboxOff: io.env.GREENFIX_SANDBOX === 'off' });
   if (missing.length > 0) throw new UsageError(`missing system packages:\n${missing.map((m) => `  - ${m.message}`).join('\n')}`);
   const allow = SetupAllowSchema.safeParse(io.env.GREENFIX_SETUP_ALLOW ?? '');
@@ -52,15 +49,18 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const model = createChatModel(modelConfig);
   const price = priceOf(modelConfig.prices, model.name);
   const latest = await locateRun(io.env, options.repo, options.task, options.init);
-  const run = options.resume ? latest : await startAfter(latest, io);
+  // The earlier run's worktree goes while this one's is made (a large checkout takes a while to delete).
+  const { run, cleared } = options.resume ? { run: latest, cleared: Promise.resolve() } : startAfter(latest, io);
+  cleared.catch(() => undefined); // awaited with the new worktree below
   const owner = sandboxFileOwner();
   const unreachable = io.env.GREENFIX_SANDBOX === 'off' ? null : workdirProblem(run.workdir, owner);
   if (unreachable) throw new UsageError(unreachable);
   const resumeFrom = options.resume ? resumable(run) : null;
-  const { workspace, state } = await openRunWorkspace(run, resumeFrom);
+  const [{ workspace, state }] = await Promise.all([openRunWorkspace(run, resumeFrom), cleared]);
+  if (run !== latest) await pruneWorktrees(run.repo); // the earlier run's worktree, once the new one exists (removeWorktreeFiles)
   const warn = (message: string) => io.stderr(`greenfix: warning: ${message}`);
   const commands = fixCommands(workspace.root, state.get('fix'), { verify: options.verify, setup: options.setup }, warn);
-  const base = (await parentOfBase(run.repo, workspace.baseCommit)) === null ? 'the empty tree (the repository has no commits)' : workspace.baseCommit.slice(0, 12);
+  const base = parentOfBase(workspace.baseCommit) === null ? 'the empty tree (the repository has no commits)' : workspace.baseCommit.slice(0, 12);
   if (!commands.verify) {
     // Nothing could be verified: stop before setup and the model, and leave nothing behind.
     await removeWorktree(run.repo, run.worktree);
@@ -68,35 +68,7 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
     throw new NoTestCommandError();
   }
   io.stderr(`greenfix: worktree ${run.worktree} at ${base}; verify: ${commands.verify}; setup: ${commands.setup ?? '(none)'}`);
-  const image = await localImage(io, run.workdir, workspace.root);
-  // The sandbox follows the commands: the user's toolchains they resolve to are shown read-only
-  // (on the host's userland: an environment image brings its own).
-  const toolchains = await localToolchains(io, run, commands);
-  if (!image && toolchains.visible.length > 0) io.stderr(`greenfix: toolchains shown read-only: ${toolchains.visible.map((v) => `${v.path} (${v.what})`).join(', ')}`);
-  const sandbox = await createLocalSandbox(io, run, toolchains).catch((error: unknown) => {
-    image?.release();
-    throw error;
-  });
-
-  const jobSandbox = await sandbox.forJob({ workspace: run.worktree, image }).catch((error: unknown) => {
-    image?.release();
-    throw error;
-  });
-  const environment = toolchainEnvironment(toolchains);
-  const input = localFixInput({
-    options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: await baseName(run.repo, workspace.baseCommit),
-    ...(environment ? { environment } : {}), ...(await localCaches(run, io, warn)),
-  });
-  const result = await runFix(input).finally(async () => {
-    await jobSandbox.release();
-    image?.release();
-  });
-  if (result.status === 'published') {
-    await removeWorktree(run.repo, run.worktree);
-    // The private index, scratch outputs and the kept setup state (a copy of node_modules…): the journal stays.
-    rmSync(run.stateDir, { recursive: true, force: true });
-  }
-  return reportFix(result, run, options.json, io, costOf(result.outcome.tokens, model.name, price));
+  return (await session).fixSession({ options, io, run, state, workspace, commands, model, price, warn });
 }
 
 /** `--resume`: the saved run of this task, which must exist (a damaged one is an error). */
@@ -109,10 +81,11 @@ function resumable(run: LocalRun): LocalState {
 /**
  * A fresh run gets a directory (and branch) of its own after the task's latest run, whose journal
  * and state stay for `greenfix log`; its worktree and private index go (a finished run's are gone
- * already). Says so when that run was interrupted (or unreadable): only the latest run resumes.
+ * already): `cleared`, while the caller makes the new worktree, which then prunes the old one.
+ * Says so when that run was interrupted (or unreadable): only the latest run resumes.
  */
-async function startAfter(latest: LocalRun, io: CliIo): Promise<LocalRun> {
-  if (!existsSync(latest.dir)) return latest;
+function startAfter(latest: LocalRun, io: CliIo): { run: LocalRun; cleared: Promise<void> } {
+  if (!existsSync(latest.dir)) return { run: latest, cleared: Promise.resolve() };
   let interrupted: boolean;
   try {
     const earlier = openLocalState(latest).get('fix');
@@ -121,11 +94,10 @@ async function startAfter(latest: LocalRun, io: CliIo): Promise<LocalRun> {
     if (!(error instanceof StateFileError)) throw error;
     interrupted = true;
   }
-  await removeWorktree(latest.repo, latest.worktree);
-  rmSync(latest.stateDir, { recursive: true, force: true });
+  const cleared = removeWorktreeFiles(latest.worktree).then(() => rm(latest.stateDir, { recursive: true, force: true }));
   const next = nextRun(latest);
   if (interrupted) io.stderr(`greenfix: an interrupted run of this task stays in ${latest.dir} (its log); this one starts afresh in ${next.dir} (--resume continues the latest run instead)`);
-  return next;
+  return { run: next, cleared };
 }
 
 /** A failure as one clear line and its exit code (usage/config 2, anything else 3). */

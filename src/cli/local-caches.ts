@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { cacheBytesFromEnv } from '../config/env-config.js';
+import { cacheBytesFromEnv } from '../config/cache-bytes.js';
 import type { FixInput } from '../fix/fix-input.js';
 import { createDepCache } from '../workspace/dep-cache.js';
 import { UsageError } from './exit-codes.js';

@@ -4,6 +4,7 @@ import { createSandbox } from '../sandbox/create-sandbox.js';
 import { sandboxFileOwner } from '../sandbox/ownership.js';
 import { planToolchains, type ToolchainPlan } from '../sandbox/toolchains.js';
 import type { Sandbox } from '../sandbox/types.js';
+import { join } from 'node:path';
 import { objectStoreOf } from '../workspace/sandbox-git-view.js';
 import type { CliIo } from './io.js';
 
@@ -15,28 +16,34 @@ export type LocalCommands = { verify: string | null; setup: string | null };
  * repository's object store (which the sandbox's git view binds read-only) are greenfix's data,
  * so a command run inside the repository (the working directory is one of greenfix's own) works.
  * The user's own toolchains that the commands resolve to are shown read-only (localToolchains).
+ * A passed probe of the host is kept in the workdir for the next launches (probe-cache.ts).
  */
-export async function createLocalSandbox(io: CliIo, local: { workdir: string; repo: string }, toolchains?: ToolchainPlan): Promise<Sandbox> {
+export async function createLocalSandbox(io: CliIo, local: LocalPlace, toolchains?: ToolchainPlan): Promise<Sandbox> {
   return createSandbox({
     env: io.env,
-    dataDirs: await localDataDirs(local),
+    dataDirs: local.dataDirs ?? (await localDataDirs(local)),
+    probeCache: join(local.workdir, 'sandbox-probe.json'),
     log: (level, message) => io.stderr(`greenfix: ${level}: ${message}`),
     ...(toolchains ? { toolchains } : {}),
   });
 }
 
 /** What of the user's toolchains (their PATH, version managers' roots) the commands need, never their credentials. */
-export async function localToolchains(io: CliIo, local: { workdir: string; repo: string }, commands: LocalCommands): Promise<ToolchainPlan> {
+export async function localToolchains(io: CliIo, local: LocalPlace, commands: LocalCommands): Promise<ToolchainPlan> {
   return planToolchains({
     ...readToolchainEnv(io.env),
     commands: [commands.setup, commands.verify].filter((c): c is string => c !== null),
     appDirs: defaultAppDirs(),
-    dataDirs: await localDataDirs(local),
+    dataDirs: local.dataDirs ?? (await localDataDirs(local)),
     runAs: sandboxFileOwner(),
   });
 }
 
-async function localDataDirs(local: { workdir: string; repo: string }): Promise<string[]> {
+/** Where a local command runs; `dataDirs` (localDataDirs) when the caller already has them: one git process fewer per use. */
+export type LocalPlace = { workdir: string; repo: string; dataDirs?: readonly string[] };
+
+/** greenfix's own data a local command's sandbox must treat as such: the workdir and the repository's object store. */
+export async function localDataDirs(local: { workdir: string; repo: string }): Promise<string[]> {
   return [local.workdir, await objectStoreOf(local.repo)];
 }
 

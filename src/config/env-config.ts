@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { describeIssue } from './describe-issue.js';
 import { EnvConfigError } from './env-config-error.js';
 import { capProblems, credentialProblems, isSetupMode, uidRangeProblems, type CredentialVars } from './env-rules.js';
+import { DEFAULT_CACHE_MB } from './cache-bytes.js';
 import { EnvSchema, type ParsedEnv } from './env-schema.js';
 import { imageSettingsOf, type ImageSettings } from './image-settings.js';
 import { modelSettingsOf, type ModelSettings } from './model-settings.js';
@@ -73,15 +74,6 @@ export const DEFAULT_JOB_RETENTION_DAYS = 7;
 export const DEFAULT_QUEUE_RETENTION_DAYS = 30;
 /** 5 MiB: greenfix's events are a few KB; GitHub caps payloads at 25 MB. */
 export const DEFAULT_WEBHOOK_MAX_BYTES = 5 * 1024 * 1024;
-/** GREENFIX_CACHE_MB's default: 5 GiB of installed dependencies per workdir. */
-export const DEFAULT_CACHE_MB = 5120;
-
-/** GREENFIX_CACHE_MB alone (the local CLI reads no other server variable): bytes, or the rule's message. */
-export function cacheBytesFromEnv(env: Readonly<Record<string, string | undefined>>): number | string {
-  const parsed = EnvSchema.shape.GREENFIX_CACHE_MB.safeParse(env.GREENFIX_CACHE_MB);
-  if (!parsed.success) return `GREENFIX_CACHE_MB ${parsed.error.issues[0]?.message ?? 'is not valid'}`;
-  return (parsed.data ?? DEFAULT_CACHE_MB) * 1024 * 1024;
-}
 const DAY_MS = 86_400_000;
 
 /**

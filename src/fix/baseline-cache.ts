@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { baselineSummarySchema, testReportSchema } from '../verify/test-evidence.js';
+import { writeFileAtomic } from '../util/write-file-atomic.js';
 
 const CacheSchema = z.object({
   version: z.literal(1),
@@ -47,17 +48,5 @@ export function readBaseline(dir: string, key: string): BaselineEntry | null {
 export function writeBaseline(dir: string, entry: BaselineEntry): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
-  const file = join(dir, `${entry.key}.json`);
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    writeSync(fd, JSON.stringify(CacheSchema.parse({ version: 1, ...entry })));
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  renameSync(tmp, file);
+  writeFileAtomic(join(dir, `${entry.key}.json`), JSON.stringify(CacheSchema.parse({ version: 1, ...entry })));
 }

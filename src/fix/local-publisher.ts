@@ -9,7 +9,7 @@ export function localPublisher(repo: string, branch: string): Publisher {
       const commit = await commitVerifiedTree({
         repo,
         tree: input.verified.tree,
-        parent: await parentOfBase(repo, input.baseCommit),
+        parent: parentOfBase(input.baseCommit),
         message: commitMessage(input),
         date: input.date,
       });

@@ -112,32 +112,36 @@ export function buildBwrapArgs(plan: BwrapPlan): string[] {
 export interface LaunchTools {
   bwrap: string;
   setpriv: string;
-  prlimit: string;
-  /** bash: the first step closes inherited descriptors and joins the command's cgroup. */
+  /** bash: the first step closes inherited descriptors, joins the command's cgroup and sets its rlimits. */
   bash: string;
 }
 
 export interface LaunchLimits {
   /** RLIMIT_NPROC, counted per real uid: applied only with `runAs` and without a cgroup (the fallback). */
   processes: number;
-  /** RLIMIT_FSIZE: the largest file the command may write. */
+  /** RLIMIT_FSIZE: the largest file the command may write (whole KiB: bash's `ulimit -f` unit). */
   fileSizeBytes: number;
 }
 
-/** Writes its own pid into each cgroup.procs file named, then execs the rest: nothing runs outside the cgroup. */
-const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n - 1)); done';
+/**
+ * Moves itself into each cgroup file named (`0`: the writing thread, the whole of this one-thread
+ * shell), then execs the rest: nothing runs outside the cgroup.
+ */
+const JOIN_CGROUPS = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo 0 > "$1" || exit 125; shift; n=$((n - 1)); done';
 
 /** How the chain starts: the cgroup files to join, and how many descriptors from 3 on it hands to bwrap. */
 export interface LaunchStart {
-  cgroupProcs: readonly string[];
+  /** CommandCgroup.joinFiles: v1 `tasks`, v2 `cgroup.procs`. */
+  cgroupJoin: readonly string[];
   /** bwrap's seccomp program and data files (3, 4, …); every other descriptor from 3 on is closed. */
   passedFds: number;
 }
 
 /**
- * bash (close inherited descriptors, join the cgroup) → prlimit → setpriv → bwrap, each exec'ing
- * the next so they share one pid and process group, and every process of the command starts inside
- * the cgroup with only the descriptors greenfix passed (bwrap closes those it reads).
+ * bash (close inherited descriptors, join the cgroup, set the rlimits: `ulimit` sets soft and hard
+ * alike, as prlimit did, without a process of its own) → setpriv → bwrap, each exec'ing the next so
+ * they share one pid and process group, and every process of the command starts inside the cgroup
+ * with only the descriptors greenfix passed (bwrap closes those it reads).
  * The uid drop happens BEFORE bwrap: a user namespace created by root maps back to uid 0 outside
  * and would still read root-only files.
  */
@@ -148,13 +152,19 @@ export function buildLaunchArgv(
   bwrapArgs: readonly string[],
   start: LaunchStart,
 ): string[] {
-  const { cgroupProcs, passedFds } = start;
-  const script = `${CLOSE_INHERITED_FDS}; ${JOIN_CGROUPS}; exec "$@"`;
-  const first = [tools.bash, '-c', script, 'greenfix-launch', String(firstClosedFd(passedFds)), String(cgroupProcs.length), ...cgroupProcs];
-  const nproc = runAs && cgroupProcs.length === 0 ? [`--nproc=${limits.processes}`] : [];
-  const prlimit = [tools.prlimit, `--fsize=${limits.fileSizeBytes}`, ...nproc, '--'];
+  const { cgroupJoin, passedFds } = start;
+  const nproc = runAs && cgroupJoin.length === 0 ? ` -u ${integer(limits.processes)}` : '';
+  const rlimits = `ulimit -f ${integer(Math.floor(limits.fileSizeBytes / 1024))}${nproc} || exit 125`;
+  const script = `${CLOSE_INHERITED_FDS}; ${JOIN_CGROUPS}; ${rlimits}; exec "$@"`;
+  const first = [tools.bash, '-c', script, 'greenfix-launch', String(firstClosedFd(passedFds)), String(cgroupJoin.length), ...cgroupJoin];
   const drop = runAs ? [tools.setpriv, `--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--no-new-privs', '--'] : [];
-  return [...first, ...prlimit, ...drop, tools.bwrap, ...bwrapArgs];
+  return [...first, ...drop, tools.bwrap, ...bwrapArgs];
+}
+
+/** A limit as the shell reads it: a non-negative integer, never anything the script could run. */
+function integer(value: number): string {
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`sandbox limit ${value} is not a non-negative integer`);
+  return String(value);
 }
 
 /** `--setenv NAME VALUE` for each secret, NUL-separated, as bwrap's `--args` descriptor reads them. */

@@ -212,7 +212,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     const extraFds = [...(filter ? [filter] : []), ...identity.map((file) => file.data), ...(secrets ? [secretArgs(secrets)] : [])];
     try {
       const result = await runProcess({
-        argv: buildLaunchArgv(options.tools, owner, limits, bwrapArgs, { cgroupProcs: cgroup?.procsFiles ?? [], passedFds: extraFds.length }),
+        argv: buildLaunchArgv(options.tools, owner, limits, bwrapArgs, { cgroupJoin: cgroup?.joinFiles ?? [], passedFds: extraFds.length }),
         cwd: '/',
         env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
         timeoutMs: request.timeoutMs,

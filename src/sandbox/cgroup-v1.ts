@@ -43,7 +43,7 @@ export function cgroupsV1(bases: { memory: string; pids: string }): Cgroups {
         throw error;
       }
       return {
-        procsFiles: [join(memory, 'cgroup.procs'), join(pids, 'cgroup.procs')],
+        joinFiles: [join(memory, 'tasks'), join(pids, 'tasks')],
         // Kernels before 4.13 have no oom_kill counter: then hitting the limit at all counts.
         oomKills: () => readKey(join(memory, 'memory.oom_control'), 'oom_kill') ?? readNumber(join(memory, 'memory.failcnt')),
         empty: () => killAllIn([memory, pids]),

@@ -33,7 +33,7 @@ export function cgroupsV2(own: string): Cgroups {
         throw error;
       }
       return {
-        procsFiles: [join(dir, 'cgroup.procs')],
+        joinFiles: [join(dir, 'cgroup.procs')],
         oomKills: () => readKey(join(dir, 'memory.events'), 'oom_kill') ?? 0,
         empty: () => {
           killSubtree(dir);

@@ -9,8 +9,13 @@ export interface CgroupLimits {
 
 /** One command's cgroup (v1: a directory per controller; v2: one directory). */
 export interface CommandCgroup {
-  /** The `cgroup.procs` files the launcher writes its own pid into before it execs the command. */
-  readonly procsFiles: readonly string[];
+  /**
+   * The files the launcher writes `0` (itself) into before it execs the command: v1 `tasks` — the
+   * launcher is one thread, and moving the writing thread itself skips the kernel's global
+   * threadgroup lock and its RCU grace period (Linux 5.17+), 10–60 ms a command here —, v2
+   * `cgroup.procs`.
+   */
+  readonly joinFiles: readonly string[];
   /**
    * How many processes of it the kernel's OOM killer killed so far (kernels without the counter:
    * how often it hit its limit). Never guessed from a signal; a command's own is the difference.

@@ -15,6 +15,7 @@ import { findExecutable } from './find-executable.js';
 import { sandboxFileOwner } from './ownership.js';
 import { isProcessAlive } from './process-alive.js';
 import { parseReadOnlyPaths, validateReadOnlyPaths } from './read-only-paths.js';
+import { probeKey, readProbeVerdict, writeProbeVerdict } from './probe-cache.js';
 import { parseSandboxSettings } from './sandbox-settings.js';
 import { REFUSED_SYSCALLS } from './seccomp-filter.js';
 import type { ToolchainPlan } from './toolchains.js';
@@ -50,6 +51,12 @@ export interface CreateSandboxOptions {
   toolchains?: Pick<ToolchainPlan, 'readOnlyPaths' | 'path' | 'env'>;
   /** Tests only: the egress proxy's policy and resolver (GREENFIX_SETUP_ALLOW still applies). */
   egress?: Pick<EgressOptions, 'policy' | 'resolve'>;
+  /**
+   * A host-owned file (0600 in a 0700 directory) where a passed probe's verdict is kept for later
+   * launches under the same key (probe-cache.ts); default: probe every time. The CLI passes one in
+   * its workdir: a broken host is found at the first launch, later ones skip the probe.
+   */
+  probeCache?: string;
 }
 
 const Mode = z.enum(['on', 'bwrap', 'off']);
@@ -88,7 +95,6 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const tools = {
     bwrap,
     bash: requireTool('bash', env.PATH, 'bash'),
-    prlimit: requireTool('prlimit', env.PATH),
     setpriv: runAs ? requireTool('setpriv', env.PATH) : 'setpriv',
   };
   const appDirs = options.appDirs ?? defaultAppDirs();
@@ -103,16 +109,25 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const build = () =>
     createBwrapSandbox({ tools, runAs, uids, cgroups: detected.cgroups, seccomp: true, appDirs, dataDirs: options.dataDirs ?? [], extraReadOnlyPaths, limits, egress, ...output,
       ...(toolchains ? { path: toolchains.path, baseEnv: toolchains.env } : {}) });
+  const found = detected.cgroups ? { version: detected.cgroups.version, where: detected.cgroups.where } : null;
+  const probeAt = options.probeCache
+    ? { file: options.probeCache, key: probeKey(Object.values(tools), { runAs, uids: uids?.range ?? null, cgroups: found, appDirs, dataDirs: options.dataDirs ?? [], extraReadOnlyPaths, limits, toolchains: toolchains ?? null }) }
+    : null;
+  const known = probeAt ? readProbeVerdict(probeAt.file, probeAt.key) : null;
+  if (known?.cgroupFallback && detected.cgroups) detected = { cgroups: null, why: known.cgroupFallback };
   let sandbox = build();
-  const failed = await probe(sandbox, bwrap, runAs !== null);
-  if (failed && detected.cgroups) {
-    // The cgroups exist but the launcher could not join them: fall back rather than refuse to start.
-    detected = { cgroups: null, why: `joining a cgroup failed (${failed})` };
-    sandbox = build();
-    const again = await probe(sandbox, bwrap, runAs !== null);
-    if (again) throw brokenError(again);
-  } else if (failed) {
-    throw brokenError(failed);
+  if (!known) {
+    const failed = await probe(sandbox, bwrap, runAs !== null);
+    if (failed && detected.cgroups) {
+      // The cgroups exist but the launcher could not join them: fall back rather than refuse to start.
+      detected = { cgroups: null, why: `joining a cgroup failed (${failed})` };
+      sandbox = build();
+      const again = await probe(sandbox, bwrap, runAs !== null);
+      if (again) throw brokenError(again);
+    } else if (failed) {
+      throw brokenError(failed);
+    }
+    if (probeAt) writeProbeVerdict(probeAt.file, probeAt.key, { cgroupFallback: found && !detected.cgroups ? (detected.why ?? 'joining a cgroup failed') : null });
   }
   const who = uids ? `a uid of its own per job (${uidRangeText(uids.range)})` : 'the current user (greenfix is not root: no uid per job)';
   const memoryMb = limits.memoryMb ?? settings.memoryMb;

@@ -5,7 +5,6 @@ import { isWithin } from './app-dirs.js';
 import type { AllowLists } from './domain-allow-list.js';
 import type { EndpointPolicy, Resolver } from './egress-decision.js';
 import { FORWARDER_FILE, FORWARDER_SOURCE } from './egress-forwarder.js';
-import { startEgressProxy } from './egress-proxy.js';
 import { type EgressReport } from './egress-ledger.js';
 import { findExecutable } from './find-executable.js';
 import type { FileOwner } from './ownership.js';
@@ -72,6 +71,8 @@ export async function openEgressSession(options: EgressSessionOptions): Promise<
     chmodSync(dir, 0o711);
     writeFileSync(join(dir, FORWARDER_FILE), FORWARDER_SOURCE, { mode: 0o644 });
     const socket = join(dir, PROXY_SOCKET);
+    // The proxy (HTTP server, resolver, address policy) loads with the first setup that needs the network, not at every start.
+    const { startEgressProxy } = await import('./egress-proxy.js');
     const proxy = await startEgressProxy({
       listen: { path: socket },
       allow: options.allow,

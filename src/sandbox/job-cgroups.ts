@@ -2,7 +2,8 @@ import type { CgroupLimits, Cgroups, CommandCgroup } from './cgroups.js';
 
 /** A command's cgroup for as long as it runs. */
 export interface CgroupLease {
-  readonly procsFiles: readonly string[];
+  /** What the launcher joins (CommandCgroup.joinFiles). */
+  readonly joinFiles: readonly string[];
   /** Whether the kernel's OOM killer killed a process of this command. */
   oomKilled(): boolean;
   /** Kills whatever the command left in it; the cgroup goes back to the job (or is removed when it would not empty). */
@@ -43,7 +44,7 @@ export function createJobCgroups(options: JobCgroupsOptions): JobCgroups {
       const held = cgroup;
       const before = held.oomKills();
       return {
-        procsFiles: held.procsFiles,
+        joinFiles: held.joinFiles,
         oomKilled: () => held.oomKills() > before,
         async release() {
           if (await held.empty()) {

@@ -23,7 +23,6 @@ const REQUIREMENTS: readonly Requirement[] = [
   { binary: 'git', aptPackage: 'git', why: 'worktrees, tree hashes and commits', always: true },
   { binary: 'bash', aptPackage: 'bash', why: 'starting every command with no inherited descriptor, and running it', always: true },
   { binary: 'bwrap', aptPackage: 'bubblewrap', why: 'the sandbox every command runs in' },
-  { binary: 'prlimit', aptPackage: 'util-linux', why: 'process and file-size limits in the sandbox' },
   { binary: 'setpriv', aptPackage: 'util-linux', why: 'dropping root before the sandbox starts', rootOnly: true },
   { binary: 'skopeo', aptPackage: 'skopeo', why: 'pulling environment images (GREENFIX_DEFAULT_IMAGE) from their registry', images: true },
   { binary: 'umoci', aptPackage: 'umoci', why: 'unpacking environment images (GREENFIX_DEFAULT_IMAGE)', images: true },

@@ -6,16 +6,14 @@ import type { FileOwner } from '../sandbox/ownership.js';
 import { DEFAULT_SANDBOX_PATH } from '../sandbox/environment.js';
 import { readRegularText, RegularFileError } from '../util/regular-file.js';
 import { runProcess } from '../util/run-process.js';
-import { errorText } from '../util/error-text.js';
 import type { CacheKey, ToolVersions } from './dep-cache-key.js';
 import { refDirName, refsToRead, type DepCacheScope } from './dep-cache-scope.js';
 import { copyTreeNoFollow, TreeCopyError } from './safe-tree-copy.js';
-import { firstDifference, treeManifest } from './tree-manifest.js';
+import { placeEntry } from './dep-cache-restore.js';
+import { treeManifest } from './tree-manifest.js';
 
 /** A `.tmp-*` entry older than this is an interrupted store: the sweep removes it. */
 const STALE_TMP_MS = 3_600_000;
-/** node_modules of ~100,000 files: ~15 MB of manifest. */
-const MANIFEST_MAX_BYTES = 256 * 1024 * 1024;
 
 const MetaSchema = z.strictObject({
   version: z.literal(2),
@@ -62,8 +60,9 @@ export interface DepCache {
   /** The host's tool versions for keys (memoised: asked once per process and tool). */
   readonly tools: ToolVersions;
   /**
-   * Copies the entry's directories into a fresh `worktree` owned by `owner`, from the job's own ref
-   * or else the default branch's; null on a miss or when the copy does not match its manifest.
+   * Puts the entry's directories into a fresh `worktree` for `owner` (linked or copied:
+   * dep-cache-restore.ts), from the job's own ref or else the default branch's; null on a miss or
+   * when the entry does not match its manifest.
    */
   restore(scope: DepCacheScope, key: CacheKey, worktree: string, owner: FileOwner | null): Promise<CacheUse | null>;
   /** Keeps the worktree's installed directories after a successful setup, for the job's ref; null when not stored. */
@@ -78,9 +77,10 @@ export interface DepCache {
  * the default branch's) and key (dep-cache-key.ts). Stored only from a finished, successful setup,
  * copied from the worktree without following anything (safe-tree-copy.ts) into `.tmp-*`, then
  * renamed: an entry is complete or absent, and of two jobs storing at once the second rename fails
- * and its copy is dropped. Restored by copy (`cp --reflink=auto`), never hard links, so what a job
- * does to its node_modules never reaches the cache, and checked against the manifest written at
- * store time: a mismatch drops the entry. Last use = the entry directory's mtime.
+ * and its copy is dropped. Restored by hard links to files no job may write when the job runs as a
+ * uid of its own, else by copy (dep-cache-restore.ts), so what a job does to its node_modules never
+ * reaches the cache; checked against the manifest written at store time (by shape for links, by
+ * content for copies): a mismatch drops the entry. Last use = the entry directory's mtime.
  */
 export function createDepCache(options: DepCacheOptions): DepCache {
   const versions = new Map<string, Promise<string>>();
@@ -126,32 +126,9 @@ export function createDepCache(options: DepCacheOptions): DepCache {
         return null;
       }
     }
-    const drop = () => {
-      for (const name of meta.dirs) rmSync(join(worktree, name), { recursive: true, force: true });
-    };
-    try {
-      for (const name of meta.dirs) await run(['cp', '-a', '-T', '--reflink=auto', '--no-preserve=ownership', join(dir, name), join(worktree, name)]);
-    } catch (error) {
-      options.warn(`dependency cache: restoring ${dir} failed (${errorText(error)}): setup runs`);
-      drop();
-      return null;
-    }
-    // The copy, not the entry, is checked: what the job gets is what was stored.
-    const copied = treeManifest(worktree, meta.dirs);
-    if (copied.digest !== meta.manifest) {
-      const stored = readRegularText(dir, 'manifest', MANIFEST_MAX_BYTES) ?? '';
-      options.warn(`dependency cache: dropped ${dir}: its files differ from the manifest written when it was stored, first at ${firstDifference(stored, copied.text)}: setup runs`);
-      drop();
-      rmSync(dir, { recursive: true, force: true });
-      return null;
-    }
-    try {
-      if (owner) for (const name of meta.dirs) await run(['chown', '-R', '-h', `${owner.uid}:${owner.gid}`, join(worktree, name)]);
-    } catch (error) {
-      options.warn(`dependency cache: restoring ${dir} failed (${errorText(error)}): setup runs`);
-      drop();
-      return null;
-    }
+    const placed = await placeEntry({ dir, dirs: meta.dirs, digest: meta.manifest, worktree, owner, warn: options.warn });
+    if (placed === 'bad') rmSync(dir, { recursive: true, force: true });
+    if (placed === 'bad' || placed === 'failed') return null;
     const now = new Date(options.now());
     utimesSync(dir, now, now);
     return { bytes: meta.bytes, files: meta.files, durationMs: performance.now() - started, manifest: meta.manifest };
@@ -169,7 +146,8 @@ export function createDepCache(options: DepCacheOptions): DepCache {
     try {
       const total = { files: 0, bytes: 0 };
       for (const name of key.dirs) {
-        const s = copyTreeNoFollow(worktree, tmp, name, { expectOwner: owner ? owner.uid : (process.getuid?.() ?? null), maxBytes: options.capBytes - total.bytes });
+        // No group or other write: the entry's files are linked into jobs (dep-cache-restore.ts).
+        const s = copyTreeNoFollow(worktree, tmp, name, { expectOwner: owner ? owner.uid : (process.getuid?.() ?? null), maxBytes: options.capBytes - total.bytes, fileMode: 0o755 });
         total.files += s.files;
         total.bytes += s.bytes;
       }
@@ -270,11 +248,6 @@ function list(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-async function run(argv: string[]): Promise<void> {
-  const r = await runProcess({ argv, cwd: '/', env: { PATH: DEFAULT_SANDBOX_PATH }, timeoutMs: 600_000 });
-  if (r.exitCode !== 0) throw new Error(`${argv[0]} exited ${r.exitCode ?? r.signal}: ${r.stderr.trim().slice(0, 500)}`);
 }
 
 /** `tool --version` run by the host in a directory of its own, with no config of the worktree's. */

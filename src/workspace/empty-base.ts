@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { git } from './git.js';
 import { GREENFIX_IDENTITY } from './commit-tree.js';
 
@@ -34,9 +35,18 @@ export async function writeEmptyBase(repo: string): Promise<string> {
   return (await git(['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: repo, input: emptyBaseText(tree) })).trim();
 }
 
-/** The parent a fix's commit gets: the base, or none when the base is the empty base. */
-export async function parentOfBase(repo: string, baseCommit: string): Promise<string | null> {
-  const tree = await emptyTree(repo, false);
-  const empty = (await git(['hash-object', '-t', 'commit', '--stdin'], { cwd: repo, input: emptyBaseText(tree) })).trim();
+/**
+ * The parent a fix's commit gets: the base, or none when the base is the empty base. Computed
+ * here, not asked of git (two processes before the first model request): an object's id is the
+ * sha1 or sha256 (the base's length says which) of `<type> <size>\0<body>`, as `git hash-object`.
+ */
+export function parentOfBase(baseCommit: string): string | null {
+  const algorithm = baseCommit.length === 64 ? 'sha256' : 'sha1';
+  const empty = objectId('commit', emptyBaseText(objectId('tree', '', algorithm)), algorithm);
   return baseCommit === empty ? null : baseCommit;
+}
+
+function objectId(type: 'tree' | 'commit', body: string, algorithm: 'sha1' | 'sha256'): string {
+  const bytes = Buffer.from(body, 'utf8');
+  return createHash(algorithm).update(`${type} ${bytes.length}\0`).update(bytes).digest('hex');
 }

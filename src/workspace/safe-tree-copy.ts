@@ -1,4 +1,4 @@
-import { closeSync, constants, copyFileSync, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, symlinkSync, type Stats } from 'node:fs';
+import { closeSync, constants, copyFileSync, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, symlinkSync, type Stats } from 'node:fs';
 
 export type TreeCopyRefusal = 'missing' | 'not-directory' | 'special-file' | 'foreign-owner' | 'too-large' | 'changed';
 
@@ -23,6 +23,12 @@ export interface TreeCopyOptions {
   anyType?: boolean;
   /** The permission bits a copied file may keep (default 0o777; set-id bits never survive). */
   fileMode?: number;
+  /**
+   * Files and symlinks owned by this uid (greenfix's own: what a dependency-cache restore linked,
+   * link-tree.ts) are accepted besides `expectOwner`'s and hard-linked, not copied: no job can write
+   * them. Such a file with group/other write or a set-id bit refuses the copy.
+   */
+  linkOwnedBy?: number;
 }
 
 export interface TreeCopyStats {
@@ -46,7 +52,8 @@ const at = (fd: number, name: Buffer) => Buffer.concat([Buffer.from(`/proc/self/
  * with O_NOFOLLOW and checked with fstat. Regular files are copied (reflink where the filesystem
  * can), symlinks recreated as symlinks (their target never read), directories walked. A FIFO,
  * device or socket, or an entry owned by anyone but `expectOwner`, refuses the whole copy: the
- * caller deletes what was written. Never hard links: the copy shares no inode with the source.
+ * caller deletes what was written. Hard links only for `linkOwnedBy`'s files: anything the sandbox
+ * made is copied, so the copy shares no inode the sandbox can write.
  */
 export function copyTreeNoFollow(srcParent: string, dstParent: string, name: string, options: TreeCopyOptions): TreeCopyStats {
   const stats: TreeCopyStats = { files: 0, bytes: 0 };
@@ -71,8 +78,19 @@ function copyEntry(srcDir: number, dstDir: number, name: Buffer, shown: string, 
   } catch {
     throw new TreeCopyError('missing', shown, `${shown} does not exist`);
   }
-  checkOwner(st, shown, options);
   if (top && !options.anyType && !st.isDirectory()) throw new TreeCopyError('not-directory', shown, `${shown} is not a directory (a symlink or file): not copied`);
+  const greenfixOwn = options.linkOwnedBy !== undefined && st.uid === options.linkOwnedBy && (st.isFile() || st.isSymbolicLink());
+  if (greenfixOwn) {
+    if (st.isFile() && (st.mode & 0o6022) !== 0) throw new TreeCopyError('foreign-owner', shown, `${shown} belongs to greenfix but has group/other write or a set-id bit: the tree is not copied`);
+    if (linked(srcDir, dstDir, name)) {
+      same(st, lstatSync(at(dstDir, name)), shown);
+      stats.files += 1;
+      if (st.isFile()) stats.bytes += st.size;
+      return;
+    }
+  } else {
+    checkOwner(st, shown, options);
+  }
   if (st.isSymbolicLink()) {
     symlinkSync(readlinkSync(at(srcDir, name), { encoding: 'buffer' }), at(dstDir, name));
     stats.files += 1;
@@ -113,6 +131,17 @@ function copyEntry(srcDir: number, dstDir: number, name: Buffer, shown: string, 
     stats.files += 1;
   } finally {
     closeSync(fd);
+  }
+}
+
+/** A hard link of `name` (link(2) does not follow the last component); false across filesystems (then copied). */
+function linked(srcDir: number, dstDir: number, name: Buffer): boolean {
+  try {
+    linkSync(at(srcDir, name), at(dstDir, name));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EXDEV') return false;
+    throw error;
   }
 }
 

@@ -78,6 +78,8 @@ export async function keepSetupState(opts: { repo: RepoHandle; baseCommit: strin
         anyType: true,
         // No group or other write: a hard link to a kept file grants the tests nothing (clean-room.ts).
         fileMode: 0o755,
+        // What a dependency-cache restore linked (greenfix's own files) is linked again, not copied.
+        ...(opts.expectOwner !== null && opts.expectOwner !== process.getuid?.() ? { linkOwnedBy: process.getuid?.() } : {}),
       });
       manifest.roots.push(path);
       manifest.files += copied.files;

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { cleanRoomDir } from './clean-room.js';
 import { git } from './git.js';
@@ -35,11 +36,12 @@ export async function addWorktree(opts: AddWorktreeOptions): Promise<GitWorkspac
   const commit = (
     await git(['rev-parse', '--verify', '--end-of-options', `${opts.ref}^{commit}`], { cwd: opts.repo })
   ).trim();
+  const common = await commonDir(opts.repo);
   if (!(await isWorktreeOf(opts.repo, path))) {
-    const env = await neutralFilterEnv(await commonDir(opts.repo), opts.repo);
+    const env = await neutralFilterEnv(common, opts.repo);
     await git(['worktree', 'add', '--detach', '--', path, commit], { cwd: opts.repo, env });
   }
-  const gitDir = await adminDirOf(opts.repo, path);
+  const gitDir = adminDirOf(common, path);
   return GitWorkspace.open({
     root: path,
     baseCommit: commit,
@@ -57,9 +59,24 @@ export async function addWorktree(opts: AddWorktreeOptions): Promise<GitWorkspac
  * `git worktree prune` drops every admin dir whose worktree no longer exists.
  */
 export async function removeWorktree(repo: string, path: string): Promise<void> {
-  rmSync(resolve(path), { recursive: true, force: true });
+  await removeWorktreeFiles(path);
+  await pruneWorktrees(repo);
+}
+
+/**
+ * The first half of removeWorktree: the files only, off the event loop (libuv's threads), so a
+ * large worktree's unlinks can overlap other work — `git worktree add` included, which a prune
+ * must not: git marks a worktree it makes `locked` only after creating its admin dir, so a prune
+ * in between would take the new one for a leftover. Prune once the new worktree exists.
+ */
+export async function removeWorktreeFiles(path: string): Promise<void> {
+  await rm(resolve(path), { recursive: true, force: true });
   // A clean room a crash left behind (each verdict removes its own).
-  rmSync(cleanRoomDir(resolve(path)), { recursive: true, force: true });
+  await rm(cleanRoomDir(resolve(path)), { recursive: true, force: true });
+}
+
+/** `git worktree prune`: forgets every worktree whose directory is gone. */
+export async function pruneWorktrees(repo: string): Promise<void> {
   await git(['worktree', 'prune'], { cwd: repo });
 }
 
@@ -68,8 +85,8 @@ async function commonDir(repo: string): Promise<string> {
 }
 
 /** `<common>/worktrees/<name>` whose `gitdir` file names `<path>/.git`: the repository's record. */
-async function adminDirOf(repo: string, path: string): Promise<string | null> {
-  const worktrees = join(await commonDir(repo), 'worktrees');
+function adminDirOf(common: string, path: string): string | null {
+  const worktrees = join(common, 'worktrees');
   if (!existsSync(worktrees)) return null;
   const real = realpathSync(path);
   for (const name of readdirSync(worktrees)) {

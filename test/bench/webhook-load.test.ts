@@ -6,7 +6,8 @@ import { createSandbox } from '../../src/sandbox/create-sandbox.js';
 import { startRedisServer } from '../support/redis-server.js';
 
 /** The app-driving benchmarks at a tiny size (a file of their own: they are the slow half of the smoke tests). */
-const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith('gf-bench-app-'));
+/** This process's fixtures only: another run's bench (a developer's, a CI neighbour's) may be making its own. */
+const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`gf-bench-app-${process.pid}-`));
 const sane = (value: number) => Number.isFinite(value) && value > 0;
 
 describe('webhook acknowledgement', () => {

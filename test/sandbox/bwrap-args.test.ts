@@ -91,35 +91,44 @@ describe('buildBwrapArgs', () => {
 });
 
 describe('buildLaunchArgv', () => {
-  const tools = { bwrap: '/usr/bin/bwrap', setpriv: '/usr/bin/setpriv', prlimit: '/usr/bin/prlimit', bash: '/bin/bash' };
+  const tools = { bwrap: '/usr/bin/bwrap', setpriv: '/usr/bin/setpriv', bash: '/bin/bash' };
   const limits = { processes: 64, fileSizeBytes: 4096 };
-  const none = { cgroupProcs: [], passedFds: 0 };
+  const script = (argv: string[]) => argv[2]!;
+  const none = { cgroupJoin: [], passedFds: 0 };
 
   it('starts with bash closing every descriptor from 3 + the passed ones on, with no cgroup to join', () => {
-    const argv = buildLaunchArgv(tools, null, limits, ['X'], { cgroupProcs: [], passedFds: 2 });
+    const argv = buildLaunchArgv(tools, null, limits, ['X'], { cgroupJoin: [], passedFds: 2 });
     expect(argv.slice(0, 2)).toEqual(['/bin/bash', '-c']);
     expect(argv[2]).toContain('/proc/self/fd/*');
     expect(argv.slice(3, 6)).toEqual(['greenfix-launch', '5', '0']);
   });
 
-  it('drops to the sandbox uid before bwrap and limits processes when root', () => {
-    expect(buildLaunchArgv(tools, { uid: 65534, gid: 65534 }, limits, ['X'], none).slice(6)).toEqual([
-      '/usr/bin/prlimit', '--fsize=4096', '--nproc=64', '--',
+  it('drops to the sandbox uid before bwrap and limits processes when root, the shell setting the rlimits (KiB) itself', () => {
+    const argv = buildLaunchArgv(tools, { uid: 65534, gid: 65534 }, limits, ['X'], none);
+    expect(script(argv)).toContain('ulimit -f 4 -u 64 || exit 125; exec "$@"');
+    expect(argv.slice(6)).toEqual([
       '/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--no-new-privs', '--',
       '/usr/bin/bwrap', 'X',
     ]);
   });
 
   it('runs bwrap as the current user otherwise, without a per-uid process limit', () => {
-    expect(buildLaunchArgv(tools, null, limits, ['X'], none).slice(6)).toEqual(['/usr/bin/prlimit', '--fsize=4096', '--', '/usr/bin/bwrap', 'X']);
+    const argv = buildLaunchArgv(tools, null, limits, ['X'], none);
+    expect(script(argv)).toContain('ulimit -f 4 || exit 125; exec "$@"');
+    expect(argv.slice(6)).toEqual(['/usr/bin/bwrap', 'X']);
   });
 
-  it('joins the cgroup first (the shell writes its own pid, then execs), and then needs no per-uid process limit', () => {
-    const argv = buildLaunchArgv(tools, { uid: 7, gid: 7 }, limits, ['X'], { cgroupProcs: ['/cg/memory/a/cgroup.procs', '/cg/pids/a/cgroup.procs'], passedFds: 1 });
+  it('refuses a limit that is not a whole non-negative number (it becomes part of the script)', () => {
+    expect(() => buildLaunchArgv(tools, { uid: 7, gid: 7 }, { processes: 1.5, fileSizeBytes: 4096 }, ['X'], none)).toThrow(RangeError);
+    expect(() => buildLaunchArgv(tools, null, { processes: 64, fileSizeBytes: Number.NaN }, ['X'], none)).toThrow(RangeError);
+  });
+
+  it('joins the cgroup first (the shell moves itself, writing 0, then execs), and then needs no per-uid process limit', () => {
+    const argv = buildLaunchArgv(tools, { uid: 7, gid: 7 }, limits, ['X'], { cgroupJoin: ['/cg/memory/a/tasks', '/cg/pids/a/tasks'], passedFds: 1 });
     expect(argv.slice(0, 2)).toEqual(['/bin/bash', '-c']);
-    expect(argv.slice(3, 8)).toEqual(['greenfix-launch', '4', '2', '/cg/memory/a/cgroup.procs', '/cg/pids/a/cgroup.procs']);
+    expect(argv.slice(3, 8)).toEqual(['greenfix-launch', '4', '2', '/cg/memory/a/tasks', '/cg/pids/a/tasks']);
+    expect(script(argv)).toContain('ulimit -f 4 || exit 125');
     expect(argv.slice(8)).toEqual([
-      '/usr/bin/prlimit', '--fsize=4096', '--',
       '/usr/bin/setpriv', '--reuid=7', '--regid=7', '--clear-groups', '--no-new-privs', '--',
       '/usr/bin/bwrap', 'X',
     ]);

@@ -202,9 +202,22 @@ describe('bwrap sandbox limits', () => {
     expect(normal.stdout).toBe('all forked\n');
   });
 
-  it('limits the size of a file the command writes', async () => {
-    const limited = await createSandbox({ env: { PATH: process.env.PATH }, log: quiet, limits: { fileSizeBytes: 1_000_000 } });
-    const r = await limited.run({ command: 'head -c 2000000 /dev/zero > big; echo "head=$?"; stat -c %s big', workspace, timeoutMs: 10_000 });
-    expect(r.stdout).toBe('head=153\n1000000\n'); // 128 + SIGXFSZ
+  (isRoot ? it : it.skip)('without a cgroup, caps the processes of a job by RLIMIT_NPROC of its own uid', async () => {
+    const noCgroup = await createSandbox({ env: { PATH: process.env.PATH }, log: quiet, limits: { processes: 20 }, cgroups: { cgroups: null, why: 'test' } });
+    const job = await noCgroup.forJob({ workspace });
+    try {
+      const r = await job.run({ command: forks, workspace, timeoutMs: 10_000 });
+      expect(r.stderr).toMatch(/fork failed at \d+/);
+      const hard = await job.run({ command: 'ulimit -Hu; ulimit -Su', workspace, timeoutMs: 10_000 });
+      expect(hard.stdout).toBe('20\n20\n');
+    } finally {
+      await job.release();
+    }
+  });
+
+  it('limits the size of a file the command writes (whole KiB)', async () => {
+    const limited = await createSandbox({ env: { PATH: process.env.PATH }, log: quiet, limits: { fileSizeBytes: 1_024_000 } });
+    const r = await limited.run({ command: 'head -c 2000000 /dev/zero > big; echo "head=$?"; stat -c %s big; ulimit -Hf', workspace, timeoutMs: 10_000 });
+    expect(r.stdout).toBe('head=153\n1024000\n1000\n'); // 128 + SIGXFSZ
   });
 });

@@ -133,7 +133,6 @@ describe('checkSystemPackages', () => {
       ['git', 'git'],
       ['bash', 'bash'],
       ['bwrap', 'bubblewrap'],
-      ['prlimit', 'util-linux'],
       ['setpriv', 'util-linux'],
     ]);
     expect(missing[2]?.message).toMatch(/apt-get install bubblewrap/);

@@ -24,7 +24,7 @@ describe('greenfix serve: environment images at startup', () => {
     // Everything greenfix needs on PATH except skopeo and umoci.
     const bin = join(dir, 'bin');
     mkdirSync(bin);
-    for (const tool of ['git', 'bash', 'bwrap', 'prlimit', 'setpriv', 'sh']) symlinkSync(findExecutable(tool, process.env.PATH) ?? `/usr/bin/${tool}`, join(bin, tool));
+    for (const tool of ['git', 'bash', 'bwrap', 'setpriv', 'sh']) symlinkSync(findExecutable(tool, process.env.PATH) ?? `/usr/bin/${tool}`, join(bin, tool));
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
     p = spawnServe({
       cwd: dir,

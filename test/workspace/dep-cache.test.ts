@@ -2,6 +2,7 @@ import { chmodSync, existsSync, lchownSync, lstatSync, mkdirSync, readdirSync, r
 import { join } from 'node:path';
 import { runProcess } from '../../src/util/run-process.js';
 import { createDepCache, type DepCache } from '../../src/workspace/dep-cache.js';
+import { treeManifest } from '../../src/workspace/tree-manifest.js';
 import { dependencyCacheKey, type CacheKey, type ToolVersions } from '../../src/workspace/dep-cache-key.js';
 import { refDirName, type DepCacheScope } from '../../src/workspace/dep-cache-scope.js';
 import { prepareWorkspaceOwnership, sandboxFileOwner } from '../../src/sandbox/ownership.js';
@@ -45,6 +46,20 @@ async function fresh(lock = LOCK): Promise<string> {
   return installed({}, lock);
 }
 
+/** Runs `command` in `cwd` as the job's uid (the sandbox's; this process's own when not root). */
+async function asOwner(command: string, cwd: string): Promise<{ exitCode: number | null }> {
+  const argv = owner ? ['setpriv', `--reuid=${owner.uid}`, `--regid=${owner.gid}`, '--clear-groups', 'sh', '-c', command] : ['sh', '-c', command];
+  return runProcess({ argv, cwd, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10_000 });
+}
+
+/** Writes an entry's manifest and meta again for what is on disk now (an entry as an older greenfix stored it). */
+function rewriteManifest(entry: string): void {
+  const manifest = treeManifest(entry, ['node_modules']);
+  writeFileSync(join(entry, 'manifest'), manifest.text);
+  const meta = JSON.parse(readFileSync(join(entry, 'meta.json'), 'utf8')) as Record<string, unknown>;
+  writeFileSync(join(entry, 'meta.json'), JSON.stringify({ ...meta, manifest: manifest.digest }));
+}
+
 async function keyOf(root: string, setup = 'npm ci'): Promise<CacheKey> {
   const key = await dependencyCacheKey(root, setup, TOOLS, 'test');
   if (!key) throw new Error('expected a key');
@@ -86,13 +101,15 @@ describe('dependency cache key', () => {
 });
 
 describe('dependency cache', () => {
-  it('restores a stored entry by copy (new inodes, the job owner\'s), and survives a restart', async () => {
+  it('restores a stored entry (hard links when the job has a uid of its own, else a copy), and survives a restart', async () => {
     const dir = temp.make('gf-cache-');
     const events: string[] = [];
     const first = await installed();
     const key = await keyOf(first);
     const stored = await cacheIn(dir, undefined, [], events).store(onMain('repo-1'), key, first, owner);
     expect(stored).toEqual(expect.objectContaining({ files: 1, bytes: 'exports.a = 1;\n'.length }));
+    const cached = join(dir, 'repo-1', MAIN_DIR, key.key, 'node_modules/dep-a/index.js');
+    expect(statSync(cached).mode & 0o022).toBe(0);
 
     // A new process: a new cache object over the same directory.
     const second = await fresh();
@@ -100,11 +117,36 @@ describe('dependency cache', () => {
     expect(hit).toEqual(expect.objectContaining({ files: 1 }));
     const restored = join(second, 'node_modules/dep-a/index.js');
     expect(readFileSync(restored, 'utf8')).toBe('exports.a = 1;\n');
-    const cached = join(dir, 'repo-1', MAIN_DIR, key.key, 'node_modules/dep-a/index.js');
-    expect(statSync(restored).ino).not.toBe(statSync(cached).ino);
-    expect(statSync(restored).nlink).toBe(1);
-    expect(statSync(restored).uid).toBe(owner?.uid ?? process.getuid?.());
-    expect(events).toEqual(['stored', 'hit']);
+    if (owner) {
+      // The job's uid is not greenfix's: the entry's own inode, still greenfix's, in the job's directory.
+      expect(statSync(restored).ino).toBe(statSync(cached).ino);
+      expect(statSync(restored).uid).toBe(process.getuid?.());
+      expect(statSync(join(second, 'node_modules/dep-a')).uid).toBe(owner.uid);
+    }
+    // Commands that run as greenfix's own uid could write through a link: a copy.
+    const third = await fresh();
+    await cacheIn(dir, undefined, [], events).restore(onMain('repo-1'), key, third, null);
+    const copied = join(third, 'node_modules/dep-a/index.js');
+    expect(statSync(copied).ino).not.toBe(statSync(cached).ino);
+    expect(statSync(copied).nlink).toBe(1);
+    expect(readFileSync(copied, 'utf8')).toBe('exports.a = 1;\n');
+    expect(events).toEqual(['stored', 'hit', 'hit']);
+  });
+
+  it('an entry stored before links (a file with group or other write) is restored by copy', async () => {
+    const dir = temp.make('gf-cache-');
+    const first = await installed();
+    const key = await keyOf(first);
+    await cacheIn(dir).store(onMain('r'), key, first, owner);
+    const cached = join(dir, 'r', MAIN_DIR, key.key, 'node_modules/dep-a/index.js');
+    // As an older greenfix stored it: the mode kept, and the manifest written with it.
+    chmodSync(cached, 0o666);
+    rewriteManifest(join(dir, 'r', MAIN_DIR, key.key));
+    const second = await fresh();
+    expect(await cacheIn(dir).restore(onMain('r'), key, second, owner)).not.toBeNull();
+    const restored = statSync(join(second, 'node_modules/dep-a/index.js'));
+    expect(restored.ino).not.toBe(statSync(cached).ino);
+    expect(restored.uid).toBe(owner?.uid ?? process.getuid?.());
   });
 
   it('misses for another repository and for another key', async () => {
@@ -128,8 +170,9 @@ describe('dependency cache', () => {
     writeFileSync(join(first, 'node_modules/dep-a/index.js'), 'poisoned after the store');
     const second = await fresh();
     await cache.restore(onMain('r'), key, second, owner);
-    writeFileSync(join(second, 'node_modules/dep-a/index.js'), 'poisoned after the restore');
-    writeFileSync(join(second, 'node_modules/dep-a/extra.js'), 'new file');
+    // What the job's commands do, as the job's uid (a linked file is greenfix's: not writable).
+    const job = await asOwner('echo new > node_modules/dep-a/extra.js && echo poisoned >> node_modules/dep-a/index.js', second);
+    expect(job.exitCode === 0).toBe(owner === null);
     const third = await fresh();
     await cache.restore(onMain('r'), key, third, owner);
     expect(readFileSync(join(third, 'node_modules/dep-a/index.js'), 'utf8')).toBe('exports.a = 1;\n');
