@@ -123,6 +123,17 @@ describe('tree hash with the inotify change feed', () => {
     expect(feed.last).toMatchObject({ trusted: true });
   });
 
+  it('takes git\'s blob where the repository\'s attributes convert the bytes (the guessed id is wrong)', async () => {
+    const root = makeRepo(temp.make(), { '.gitattributes': '*.txt text eol=lf\n', 'notes/a.txt': 'one\n', 'b.js': 'b\n' });
+    const feed = new RecordingFeed(new InotifyFeed({ root, helper: packageFile('dist/native/inotify-feed') }));
+    const ws = await GitWorkspace.open({ root, baseCommit: 'HEAD', stateDir: temp.make('gf-state-'), changeFeed: () => feed });
+    open.push(ws);
+    await ws.treeHash();
+    await expectSeen(ws, root, () => writeFileSync(join(root, 'notes/a.txt'), 'one\r\ntwo\r\n'));
+    await expectSeen(ws, root, () => writeFileSync(join(root, 'b.js'), 'b2\n'));
+    expect(feed.reports.slice(1).every((r) => r.trusted)).toBe(true);
+  });
+
   it('hashes everything when a directory is renamed, and follows the renamed directory afterwards', async () => {
     const { root, ws, feed } = await watched();
     await expectSeen(ws, root, () => renameSync(join(root, 'src'), join(root, 'moved')));
