@@ -1,6 +1,7 @@
 import { groupCommit } from './group-commit.js';
 import { rowToJob, type JobRow } from './job-row.js';
 import { createCancelSubject } from './sqlite-cancel.js';
+import { commitUnsynced } from './wal-sync.js';
 import type { SqliteContext } from './sqlite-lease.js';
 import type { AuthorizeResult, Job } from './types.js';
 
@@ -47,14 +48,7 @@ export function createAuthorizeOps(ctx: SqliteContext): AuthorizeOps {
   // (app/authorize-waiting.ts): no fsync of its own (WAL, synchronous=NORMAL for this commit only;
   // the next FULL commit syncs it with its own). The webhook's enqueue keeps its fsync: it is what
   // the answer promises.
-  const authorize = groupCommit<readonly [string, boolean], AuthorizeResult>((items) => {
-    db.pragma('synchronous = NORMAL');
-    try {
-      return many.immediate(items);
-    } finally {
-      db.pragma('synchronous = FULL');
-    }
-  });
+  const authorize = groupCommit<readonly [string, boolean], AuthorizeResult>((items) => commitUnsynced(db, () => many.immediate(items)));
   return {
     authorize: (id, allowed) => authorize([id, allowed] as const),
     awaiting: (before, limit) => awaiting.all(before, limit).map(rowToJob),

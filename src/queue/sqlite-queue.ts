@@ -9,6 +9,7 @@ import { createReserve } from './sqlite-reserve.js';
 import { openQueueDatabase } from './sqlite-schema.js';
 import { createAuthorizeOps } from './sqlite-authorize.js';
 import { createCancelSubject } from './sqlite-cancel.js';
+import { commitUnsynced, createWalSync } from './wal-sync.js';
 import type { CountedState, EnqueueOptions, EnqueueResult, Job, JobQueue, JobState } from './types.js';
 
 export interface SqliteQueueOptions {
@@ -17,6 +18,8 @@ export interface SqliteQueueOptions {
   /** Clock in epoch ms; injected by tests to expire leases and pass backoffs without waiting. */
   now?: () => number;
   backoff?: BackoffOptions;
+  /** Syncs the write-ahead log after an enqueue's commit (wal-sync.ts); tests hold or fail it. Default: fdatasync. */
+  syncFile?: (file: string) => Promise<void>;
 }
 
 /**
@@ -27,7 +30,10 @@ export interface SqliteQueueOptions {
 export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
   const db = openQueueDatabase(options.path);
   const ctx: SqliteContext = { db, now: options.now ?? Date.now, backoff: options.backoff ?? DEFAULT_BACKOFF };
-  const enqueue = groupCommit(createEnqueueMany(ctx));
+  // What the webhook's answer promises is durable before the answer, but the fsync runs on the
+  // thread pool: the receiver's thread commits unsynced and goes on with the next delivery.
+  const enqueueMany = createEnqueueMany(ctx);
+  const enqueue = groupCommit((items: Parameters<typeof enqueueMany>[0]) => commitUnsynced(db, () => enqueueMany(items)), { durable: createWalSync({ path: options.path, ...(options.syncFile ? { syncFile: options.syncFile } : {}) }) });
   const claim = createClaim(ctx);
   const lease = createLeaseOps(ctx);
   const read = createReadOps(ctx);
