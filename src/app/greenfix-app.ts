@@ -81,7 +81,7 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
     const identity = memoize(() => appIdentity(app));
     const refusals = deps.refusals ?? createRefusalLimiter();
     const tokens = createRepoTokens({ now: Date.now });
-    const afterAnswer = deps.afterAnswer ?? createAfterAnswer((obj, msg) => app.log.warn(obj, msg));
+    const afterAnswer = deps.afterAnswer ?? createAfterAnswer({ warn: (obj, msg) => app.log.warn(obj, msg) });
     const permissions = deps.permissions ?? createPermissionCache({ now: Date.now });
     const configs = deps.configs ?? createConfigCache({ now: Date.now });
     const sweepDeps: AuthorizeWaitingDeps = {
