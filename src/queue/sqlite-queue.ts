@@ -9,7 +9,7 @@ import { createReserve } from './sqlite-reserve.js';
 import { openQueueDatabase } from './sqlite-schema.js';
 import { createAuthorizeOps } from './sqlite-authorize.js';
 import { createCancelSubject } from './sqlite-cancel.js';
-import { commitUnsynced, createWalSync } from './wal-sync.js';
+import { createUnsyncedCommit, createWalSync, type SyncedFile } from './wal-sync.js';
 import type { CountedState, EnqueueOptions, EnqueueResult, Job, JobQueue, JobState } from './types.js';
 
 export interface SqliteQueueOptions {
@@ -18,8 +18,8 @@ export interface SqliteQueueOptions {
   /** Clock in epoch ms; injected by tests to expire leases and pass backoffs without waiting. */
   now?: () => number;
   backoff?: BackoffOptions;
-  /** Syncs the write-ahead log after an enqueue's commit (wal-sync.ts); tests hold or fail it. Default: fdatasync. */
-  syncFile?: (file: string) => Promise<void>;
+  /** Opens the write-ahead log to sync it after an enqueue's commit (wal-sync.ts); tests hold or fail its syncs. Default: fdatasync. */
+  openLog?: (file: string) => Promise<SyncedFile>;
 }
 
 /**
@@ -33,7 +33,9 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
   // What the webhook's answer promises is durable before the answer, but the fsync runs on the
   // thread pool: the receiver's thread commits unsynced and goes on with the next delivery.
   const enqueueMany = createEnqueueMany(ctx);
-  const enqueue = groupCommit((items: Parameters<typeof enqueueMany>[0]) => commitUnsynced(db, () => enqueueMany(items)), { durable: createWalSync({ path: options.path, ...(options.syncFile ? { syncFile: options.syncFile } : {}) }) });
+  const unsynced = createUnsyncedCommit(db);
+  const log = createWalSync({ path: options.path, ...(options.openLog ? { openFile: options.openLog } : {}) });
+  const enqueue = groupCommit((items: Parameters<typeof enqueueMany>[0]) => unsynced(() => enqueueMany(items)), { durable: log.sync });
   const claim = createClaim(ctx);
   const lease = createLeaseOps(ctx);
   const read = createReadOps(ctx);
@@ -71,6 +73,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
     pullRequestsOpenedSince: async (repoKey, since) => pulls.pullRequestsOpenedSince(repoKey, since),
     stats: async (since) => pulls.stats(since),
     close: async () => {
+      await log.close();
       if (db.open) db.close();
     },
   };

@@ -7,17 +7,32 @@ import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
 import { createWalSync } from '../../src/queue/wal-sync.js';
 import { jobRequest } from './job-requests.js';
 
-/** A file sync the test finishes by hand: `calls` lists the files, `finish(i)` ends the i-th call. */
+/** A log file whose syncs the test finishes by hand: `calls` lists the file of each sync, `finish(i)` ends the i-th. */
 function heldSync() {
   const calls: string[] = [];
+  const opens: string[] = [];
+  const closes: string[] = [];
   const ends: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
+  const openFile = async (file: string) => {
+    opens.push(file);
+    return {
+      sync: () => new Promise<void>((resolve, reject) => (calls.push(file), ends.push({ resolve, reject }))),
+      close: async () => void closes.push(file),
+    };
+  };
   return {
     calls,
-    syncFile: (file: string) => new Promise<void>((resolve, reject) => (calls.push(file), ends.push({ resolve, reject }))),
+    opens,
+    closes,
+    openFile,
     finish: (i: number) => ends[i]!.resolve(),
     fail: (i: number, message: string) => ends[i]!.reject(new Error(message)),
   };
 }
+
+const until = async (check: () => boolean) => {
+  while (!check()) await turn();
+};
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 const settled = <T>(p: Promise<T>) => {
@@ -32,59 +47,63 @@ const settled = <T>(p: Promise<T>) => {
 describe('createWalSync', () => {
   it('syncs the log file; calls during a sync share one more round, which starts after it', async () => {
     const held = heldSync();
-    const sync = createWalSync({ path: '/db/queue.db', syncFile: held.syncFile });
+    const { sync, close } = createWalSync({ path: '/db/queue.db', openFile: held.openFile });
     const first = settled(sync());
     const second = settled(sync());
     const third = settled(sync());
+    await until(() => held.calls.length > 0);
+    await turn();
     expect(held.calls).toEqual(['/db/queue.db-wal']); // the second round waits for the first
     held.finish(0);
-    await turn();
+    await until(() => held.calls.length === 2);
     expect(first.done).toBe(true);
     expect(second.done || third.done).toBe(false); // committed after round 0 started: not covered by it
-    expect(held.calls).toHaveLength(2);
     held.finish(1);
-    await turn();
-    expect(second.done && third.done).toBe(true);
+    await until(() => second.done && third.done);
     const idle = sync(); // idle again: a fresh round at once
-    expect(held.calls).toHaveLength(3);
+    await until(() => held.calls.length === 3);
     held.finish(2);
     await idle;
+    expect(held.opens).toEqual(['/db/queue.db-wal']); // opened once, kept
+    await close();
+    expect(held.closes).toEqual(['/db/queue.db-wal']);
   });
 
-  it('a failed round fails its callers only; the next round runs', async () => {
+  it('a failed round fails its callers only; the next round opens the log again and runs', async () => {
     const held = heldSync();
-    const sync = createWalSync({ path: '/db/q.db', syncFile: held.syncFile });
+    const { sync } = createWalSync({ path: '/db/q.db', openFile: held.openFile });
     const failing = sync();
     const next = sync();
+    await until(() => held.calls.length === 1);
     held.fail(0, 'EIO');
     await expect(failing).rejects.toThrow('EIO');
-    await turn();
+    await until(() => held.calls.length === 2);
     held.finish(1);
     await expect(next).resolves.toBeUndefined();
+    expect(held.opens).toHaveLength(2);
+    expect(held.closes).toHaveLength(1);
   });
 
   it('an in-memory database has no log: nothing to sync', async () => {
     const held = heldSync();
-    await createWalSync({ path: ':memory:', syncFile: held.syncFile })();
-    expect(held.calls).toEqual([]);
+    await createWalSync({ path: ':memory:', openFile: held.openFile }).sync();
+    expect(held.opens).toEqual([]);
   });
 });
 
 describe('groupCommit with a durable step', () => {
   it('answers a batch only once it is durable; a failed sync rejects the whole batch', async () => {
     const held = heldSync();
-    const sync = createWalSync({ path: 'x', syncFile: held.syncFile });
+    const { sync } = createWalSync({ path: 'x', openFile: held.openFile });
     const apply = groupCommit<number, number>((items) => items.map((n) => ({ ok: true, value: n })), { durable: sync });
     const a = settled(apply(1));
-    await turn();
-    await turn();
-    expect(held.calls).toHaveLength(1);
+    await until(() => held.calls.length === 1);
     expect(a.done).toBe(false);
     held.finish(0);
     await turn();
     expect(a.done).toBe(true);
     const b = apply(2);
-    await turn();
+    await until(() => held.calls.length === 2);
     held.fail(1, 'ENOSPC');
     await expect(b).rejects.toThrow('ENOSPC');
   });
@@ -95,7 +114,7 @@ describe('SQLite enqueue: durable before it resolves, the sync off the thread', 
     const dir = mkdtempSync(join(tmpdir(), 'gf-walsync-'));
     const path = join(dir, 'queue.db');
     const held = heldSync();
-    const queue = openSqliteQueue({ path, syncFile: held.syncFile });
+    const queue = openSqliteQueue({ path, openLog: held.openFile });
     const other = openSqliteQueue({ path });
     try {
       const enqueued = queue.enqueue(jobRequest(1, 1), { deliveryId: 'd-1' });
