@@ -30,12 +30,14 @@ export interface SqliteQueueOptions {
 export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
   const db = openQueueDatabase(options.path);
   const ctx: SqliteContext = { db, now: options.now ?? Date.now, backoff: options.backoff ?? DEFAULT_BACKOFF };
-  // What the webhook's answer promises is durable before the answer, but the fsync runs on the
-  // thread pool: the receiver's thread commits unsynced and goes on with the next delivery.
+  // What the webhook's answer promises is durable before the answer, but in WAL mode the fsync
+  // runs on the thread pool: the receiver's thread commits unsynced and goes on with the next
+  // delivery. Without WAL (in memory, or a filesystem where SQLite could not use it) the commit
+  // syncs itself, as before.
   const enqueueMany = createEnqueueMany(ctx);
   const unsynced = createUnsyncedCommit(db);
-  const log = createWalSync({ path: options.path, ...(options.openLog ? { openFile: options.openLog } : {}) });
-  const enqueue = groupCommit((items: Parameters<typeof enqueueMany>[0]) => unsynced(() => enqueueMany(items)), { durable: log.sync });
+  const log = db.pragma('journal_mode', { simple: true }) === 'wal' ? createWalSync({ path: options.path, ...(options.openLog ? { openFile: options.openLog } : {}) }) : null;
+  const enqueue = log ? groupCommit((items: Parameters<typeof enqueueMany>[0]) => unsynced(() => enqueueMany(items)), { durable: log.sync }) : groupCommit(enqueueMany);
   const claim = createClaim(ctx);
   const lease = createLeaseOps(ctx);
   const read = createReadOps(ctx);
@@ -73,7 +75,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
     pullRequestsOpenedSince: async (repoKey, since) => pulls.pullRequestsOpenedSince(repoKey, since),
     stats: async (since) => pulls.stats(since),
     close: async () => {
-      await log.close();
+      await log?.close();
       if (db.open) db.close();
     },
   };

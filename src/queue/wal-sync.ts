@@ -20,7 +20,7 @@ export interface SyncedFile {
 }
 
 export interface WalSyncOptions {
-  /** The database file; its log is `<path>-wal`. `:memory:` has none: nothing to sync. */
+  /** The database file, in WAL mode; its log is `<path>-wal`. */
   path: string;
   /** Opens the log for syncing; default: node:fs/promises, `fdatasync`. */
   openFile?: (file: string) => Promise<SyncedFile>;
@@ -32,7 +32,6 @@ export interface WalSyncOptions {
  * sync is reported to that round's callers; the next round opens the file again.
  */
 export function createWalSync(options: WalSyncOptions): WalSync {
-  if (options.path === ':memory:') return { sync: async () => undefined, close: async () => undefined };
   const file = `${options.path}-wal`;
   const openFile = options.openFile ?? openForSync;
   let opened: Promise<SyncedFile> | null = null;

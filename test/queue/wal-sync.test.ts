@@ -84,10 +84,15 @@ describe('createWalSync', () => {
     expect(held.closes).toHaveLength(1);
   });
 
-  it('an in-memory database has no log: nothing to sync', async () => {
+  it('a queue without a write-ahead log (in memory) commits its enqueues synced, as before: no log to sync', async () => {
     const held = heldSync();
-    await createWalSync({ path: ':memory:', openFile: held.openFile }).sync();
-    expect(held.opens).toEqual([]);
+    const queue = openSqliteQueue({ path: ':memory:', openLog: held.openFile });
+    try {
+      expect((await queue.enqueue(jobRequest(1, 1), { deliveryId: 'm-1' })).created).toBe(true);
+      expect(held.opens).toEqual([]);
+    } finally {
+      await queue.close();
+    }
   });
 });
 
