@@ -30,9 +30,11 @@ export function createAfterAnswer(options: AfterAnswerOptions): AfterAnswer {
   const waiting: Array<() => void> = [];
   const pending = new Set<Promise<void>>();
   let running = 0;
-  const begin = (start: () => void) => {
-    running += 1;
-    start();
+  const pump = () => {
+    while (running < limit && waiting.length > 0) {
+      running += 1;
+      waiting.shift()!();
+    }
   };
   return {
     run(what, task) {
@@ -47,12 +49,12 @@ export function createAfterAnswer(options: AfterAnswerOptions): AfterAnswer {
         .finally(() => {
           pending.delete(done);
           running -= 1;
-          const next = waiting.shift();
-          if (next) begin(next);
+          // The next one starts in the loop's check phase, after the I/O callbacks already due: deliveries among them are answered first.
+          if (waiting.length > 0) setImmediate(pump);
         });
       pending.add(done);
-      if (running < limit) begin(start);
-      else waiting.push(start);
+      waiting.push(start);
+      pump();
     },
     async idle() {
       while (pending.size > 0) await Promise.all([...pending]);
