@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ScriptedModel } from '../src/model/scripted-model.js';
 import type { ChatModel } from '../src/model/types.js';
 import type { Sandbox } from '../src/sandbox/types.js';
@@ -6,6 +7,7 @@ import { startAppWorld, startBenchApp, type AppWorld, type BenchApp } from './ap
 import { until } from './until.js';
 import { deliverConcurrently, labeled, latencyStats, type Delivery, type LatencyStats } from './deliveries.js';
 import { sendPacedOnThread } from './paced-sender-thread.js';
+import { mainThreadCpuMs } from './thread-cpu.js';
 
 export interface AckPhase {
   ack: LatencyStats;
@@ -14,6 +16,10 @@ export interface AckPhase {
   /** Fewest and most jobs seen running while the deliveries were sent. */
   runningMin: number;
   runningMax: number;
+  /** The receiver's main-thread CPU per delivery (ms, answer and all work after it; null: no /proc): what caps its rate, whatever the machine's load. */
+  cpuMsPerDelivery: number | null;
+  /** The receiver's event-loop delay while the deliveries came (p99, ms). */
+  loopDelayP99Ms: number;
   /** Distinct deliveries without a job, and jobs still waiting for their sender's check once the app was done with them. */
   lost: number;
   undecided: number;
@@ -105,9 +111,14 @@ async function phase(world: AppWorld, b: BenchApp, tag: string, count: number, p
     running.max = Math.max(running.max, n);
   };
   const watch = setInterval(look, 10);
-  const run = await sendPacedOnThread(b.webhookUrl, sent, perSecond).finally(() => clearInterval(watch));
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  const cpuBefore = mainThreadCpuMs();
+  delay.enable();
+  const run = await sendPacedOnThread(b.webhookUrl, sent, perSecond).finally(() => (clearInterval(watch), delay.disable()));
   look();
   await b.app.afterAnswer?.idle();
+  const cpuAfter = mainThreadCpuMs();
+  const cpuMsPerDelivery = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / count;
   let lost = 0;
   let undecided = 0;
   for (const d of sent) {
@@ -115,5 +126,6 @@ async function phase(world: AppWorld, b: BenchApp, tag: string, count: number, p
     if (jobs.length === 0) lost += 1;
     if (jobs.some((job) => job.state === 'authorizing')) undecided += 1;
   }
-  return { ack: latencyStats(run.answers), lagMaxMs: Math.max(0, ...run.answers.map((a) => a.lagMs)), runningMin: running.min, runningMax: running.max, lost, undecided };
+  const loopDelayP99Ms = delay.percentile(99) / 1e6;
+  return { ack: latencyStats(run.answers), lagMaxMs: Math.max(0, ...run.answers.map((a) => a.lagMs)), cpuMsPerDelivery, loopDelayP99Ms, runningMin: running.min, runningMax: running.max, lost, undecided };
 }

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { completion, FakeOpenAIServer } from '../test/model/fake-openai-server.js';
+import { completion, FakeOpenAIServer } from '../test/support/fake-openai-server.js';
 import { makeSourceRepo, VERIFY_COMMAND } from './source-repo.js';
 
 export interface FixFirstRequestBench {

@@ -39,10 +39,13 @@ export function ackUnderJobsRows(r: AckUnderJobsBench): Row[] {
     [`webhook ack, ${busy.runningMin === busy.runningMax ? busy.runningMin : `${busy.runningMin}-${busy.runningMax}`} jobs running (${at})`, pair(busy.ack), `idle: ${pair(idle.ack)}`, ratio(busy.ack, idle.ack), `p99 < 50 ms, ≤ 2× idle p99${met(ok)}`],
     ['  every delivery a job, every sender decided', `idle ${idle.lost} lost / ${idle.undecided} undecided; busy ${busy.lost} / ${busy.undecided}`, `sender lag max ${ms(Math.max(idle.lagMaxMs, busy.lagMaxMs))}`, '', `0 / 0${met(sound(idle) && sound(busy))}`],
     ['  workers busy throughout', `min ${busy.runningMin} running`, `${r.busyJobsEnded} job(s) ended`, '', `4 / 0${met(busy.runningMin === 4 && r.busyJobsEnded === 0)}`],
+    ['  receiver main-thread CPU per delivery (answer and after)', `busy ${cpu(busy.cpuMsPerDelivery)}`, `idle ${cpu(idle.cpuMsPerDelivery)}`, idle.cpuMsPerDelivery && busy.cpuMsPerDelivery ? (busy.cpuMsPerDelivery / idle.cpuMsPerDelivery).toFixed(2) : '', `< ${(1_000 / r.perSecond).toFixed(1)} ms (${r.perSecond}/s on one core)`],
+    ['  receiver event-loop delay p99', `busy ${ms(busy.loopDelayP99Ms)}`, `idle ${ms(idle.loopDelayP99Ms)}`, '', ''],
   ];
 }
 
 const ms = (value: number) => (value >= 1_000 ? `${(value / 1_000).toFixed(2)} s` : `${value.toFixed(1)} ms`);
 const pair = (s: LatencyStats) => `p50 ${ms(s.p50)} / p99 ${ms(s.p99)}${s.failed ? ` (${s.failed} failed)` : ''}`;
 const ratio = (s: LatencyStats, base: LatencyStats) => `${(s.p50 / base.p50).toFixed(2)} / ${(s.p99 / base.p99).toFixed(2)}`;
+const cpu = (value: number | null) => (value === null ? 'n/a (no /proc)' : `${value.toFixed(2)} ms`);
 const met = (ok: boolean) => (ok ? ' (met)' : ' (NOT met)');

@@ -1,4 +1,4 @@
-import { defaultRepoConfig } from '../config/repo-config.js';
+import { defaultRepoConfig, type RepoConfig } from '../config/repo-config.js';
 import type { GitHost } from '../github/types.js';
 import type { JobQueue } from '../queue/types.js';
 import { triggerFor } from '../triggers/route.js';
@@ -20,6 +20,8 @@ export interface DecideTriggerDeps {
   configs: ConfigCache;
   queue: Pick<JobQueue, 'noteOnce'>;
   refusals: RefusalLimiter;
+  /** The config of a repository without a file, made once per app (validating it every delivery cost as much as the rest of the decision); default: made here. */
+  defaults?: Pick<RepoConfig, 'label' | 'branch_prefix'>;
 }
 
 /**
@@ -38,7 +40,7 @@ export type TriggerDecision = { trigger: TriggerResult; gate?: ConfigGate } | { 
  */
 export async function decideTrigger(input: DecideTriggerInput, deps: DecideTriggerDeps): Promise<TriggerDecision> {
   const { appId, botLogin } = await deps.identity();
-  const defaults = defaultRepoConfig();
+  const defaults = deps.defaults ?? defaultRepoConfig();
   const base: TriggerContext = { appId, botLogin, label: defaults.label, branchPrefix: defaults.branch_prefix };
   const { event } = input;
   const { label, repository } = event;

@@ -15,6 +15,7 @@ import { createRefusalLimiter, type RefusalLimiter } from './refusal-limiter.js'
 import { createRepoTokens, type RepoTokens } from './repo-tokens.js';
 import { scopedOctokit } from '../github/scoped-octokit.js';
 import { readConfigFile } from '../github/config-file.js';
+import { defaultRepoConfig } from '../config/repo-config.js';
 
 export interface AppDeps {
   queue: JobQueue;
@@ -81,9 +82,10 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
     const identity = memoize(() => appIdentity(app));
     const refusals = deps.refusals ?? createRefusalLimiter();
     const tokens = createRepoTokens({ now: Date.now });
-    const afterAnswer = deps.afterAnswer ?? createAfterAnswer((obj, msg) => app.log.warn(obj, msg));
+    const afterAnswer = deps.afterAnswer ?? createAfterAnswer({ warn: (obj, msg) => app.log.warn(obj, msg) });
     const permissions = deps.permissions ?? createPermissionCache({ now: Date.now });
     const configs = deps.configs ?? createConfigCache({ now: Date.now });
+    const defaults = defaultRepoConfig();
     const sweepDeps: AuthorizeWaitingDeps = {
       queue: deps.queue,
       permissions,
@@ -127,7 +129,7 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
       try {
         const { result, detail } = await handleWebhook(
           { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(repoClient(context, tokens), context.repo()), readConfig: () => readConfig(context, tokens) },
-          { queue: deps.queue, identity, wake: deps.wake, refusals, permissions, configs, afterAnswer, log },
+          { queue: deps.queue, identity, wake: deps.wake, refusals, permissions, configs, afterAnswer, log, defaults },
         );
         log.info({ result, detail }, `webhook ${result}`);
         deps.metrics.webhook(context.name, result, (performance.now() - started) / 1000);

@@ -1,5 +1,6 @@
 import type { GitHost } from '../github/types.js';
 import type { AuthorizeMode, Job, JobQueue } from '../queue/types.js';
+import type { RepoConfig } from '../config/repo-config.js';
 import { dedupeKeyFor } from '../triggers/dedupe.js';
 import { webhookEvent, type WebhookEvent } from '../triggers/webhook-event.js';
 import { subjectKey, type CancelRequest, type JobRequest, type Refusal } from '../triggers/types.js';
@@ -37,6 +38,8 @@ export interface WebhookDeps {
   /** Where work after the answer runs: authorising the sender, reactions, waiting comments. */
   afterAnswer: AfterAnswer;
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+  /** The config of a repository without a file (decide-trigger.ts); default: made per delivery. */
+  defaults?: Pick<RepoConfig, 'label' | 'branch_prefix'>;
   /** The time of a merge GitHub did not date; default Date.now. */
   now?: () => number;
 }

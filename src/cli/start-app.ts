@@ -159,7 +159,7 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
   let url: string | null = null;
   let afterAnswer: AfterAnswer | null = null;
   if (o.role !== 'worker') {
-    afterAnswer = createAfterAnswer((obj, msg) => o.log.warn(obj, msg));
+    afterAnswer = createAfterAnswer({ warn: (obj, msg) => o.log.warn(obj, msg) });
     server = new Server({ Probot: Probot.defaults(probotOptions), host: o.host, port: String(o.port) as unknown as number, log: o.log });
     const workers = pool;
     await server.load(greenfixApp({ queue: o.queue, metrics, afterAnswer, ...(t.authorizeSweep ? { sweep: t.authorizeSweep } : {}), wake: () => workers?.wake(), ...(o.runPage ? { runPages: runPages(o, o.runPage.key) } : {}) }));

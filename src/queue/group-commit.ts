@@ -1,11 +1,30 @@
+export interface GroupCommitOptions {
+  /**
+   * Makes a batch's commit durable (wal-sync.ts) before its callers hear of it; rejected: every
+   * caller of the batch is rejected (the rows may be there, but nobody was promised them).
+   * Absent: the commit's own fsync, if any, is the only one.
+   */
+  durable?: () => Promise<void>;
+}
+
 /**
  * Group commit: calls made in the same turn of the event loop are applied together by `applyAll`
  * (one transaction, so one fsync for the lot), and each caller gets its own result or error.
  * Under a burst of webhooks this turns N synchronous disk syncs on the receiver's only thread into
- * a few; alone, a call waits one `setImmediate`.
+ * a few; alone, a call waits one `setImmediate`. With `durable`, the sync is not on the thread at
+ * all: the batch commits unsynced and its callers wait for `durable()`.
  */
-export function groupCommit<A, R>(applyAll: (items: readonly A[]) => Array<{ ok: true; value: R } | { ok: false; error: unknown }>): (item: A) => Promise<R> {
+export function groupCommit<A, R>(
+  applyAll: (items: readonly A[]) => Array<{ ok: true; value: R } | { ok: false; error: unknown }>,
+  options: GroupCommitOptions = {},
+): (item: A) => Promise<R> {
   let pending: Array<{ item: A; resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
+  const settle = (batch: typeof pending, results: ReturnType<typeof applyAll>) =>
+    batch.forEach((p, i) => {
+      const r = results[i];
+      if (r?.ok) p.resolve(r.value);
+      else p.reject(r ? r.error : new Error('group commit lost a result'));
+    });
   const flush = () => {
     const batch = pending;
     pending = [];
@@ -16,11 +35,13 @@ export function groupCommit<A, R>(applyAll: (items: readonly A[]) => Array<{ ok:
       for (const p of batch) p.reject(error);
       return;
     }
-    batch.forEach((p, i) => {
-      const r = results[i];
-      if (r?.ok) p.resolve(r.value);
-      else p.reject(r ? r.error : new Error('group commit lost a result'));
-    });
+    if (!options.durable) return settle(batch, results);
+    options.durable().then(
+      () => settle(batch, results),
+      (error: unknown) => {
+        for (const p of batch) p.reject(error);
+      },
+    );
   };
   return (item) =>
     new Promise<R>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import { groupCommit } from './group-commit.js';
 import { rowToJob, type JobRow } from './job-row.js';
 import { createCancelSubject } from './sqlite-cancel.js';
+import { createUnsyncedCommit } from './wal-sync.js';
 import type { SqliteContext } from './sqlite-lease.js';
 import type { AuthorizeResult, Job } from './types.js';
 
@@ -19,6 +20,7 @@ export interface AuthorizeOps {
  */
 export function createAuthorizeOps(ctx: SqliteContext): AuthorizeOps {
   const { db } = ctx;
+  const unsynced = createUnsyncedCommit(db);
   const cancelSubject = createCancelSubject(ctx);
   const byId = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
   const letIn = db.prepare<{ seq: number; now: number }, JobRow>(`UPDATE jobs SET state = 'queued', updated_at = @now WHERE seq = @seq RETURNING *`);
@@ -47,14 +49,7 @@ export function createAuthorizeOps(ctx: SqliteContext): AuthorizeOps {
   // (app/authorize-waiting.ts): no fsync of its own (WAL, synchronous=NORMAL for this commit only;
   // the next FULL commit syncs it with its own). The webhook's enqueue keeps its fsync: it is what
   // the answer promises.
-  const authorize = groupCommit<readonly [string, boolean], AuthorizeResult>((items) => {
-    db.pragma('synchronous = NORMAL');
-    try {
-      return many.immediate(items);
-    } finally {
-      db.pragma('synchronous = FULL');
-    }
-  });
+  const authorize = groupCommit<readonly [string, boolean], AuthorizeResult>((items) => unsynced(() => many.immediate(items)));
   return {
     authorize: (id, allowed) => authorize([id, allowed] as const),
     awaiting: (before, limit) => awaiting.all(before, limit).map(rowToJob),

@@ -9,6 +9,7 @@ import { createReserve } from './sqlite-reserve.js';
 import { openQueueDatabase } from './sqlite-schema.js';
 import { createAuthorizeOps } from './sqlite-authorize.js';
 import { createCancelSubject } from './sqlite-cancel.js';
+import { createUnsyncedCommit, createWalSync, type SyncedFile } from './wal-sync.js';
 import type { CountedState, EnqueueOptions, EnqueueResult, Job, JobQueue, JobState } from './types.js';
 
 export interface SqliteQueueOptions {
@@ -17,6 +18,8 @@ export interface SqliteQueueOptions {
   /** Clock in epoch ms; injected by tests to expire leases and pass backoffs without waiting. */
   now?: () => number;
   backoff?: BackoffOptions;
+  /** Opens the write-ahead log to sync it after an enqueue's commit (wal-sync.ts); tests hold or fail its syncs. Default: fdatasync. */
+  openLog?: (file: string) => Promise<SyncedFile>;
 }
 
 /**
@@ -27,7 +30,14 @@ export interface SqliteQueueOptions {
 export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
   const db = openQueueDatabase(options.path);
   const ctx: SqliteContext = { db, now: options.now ?? Date.now, backoff: options.backoff ?? DEFAULT_BACKOFF };
-  const enqueue = groupCommit(createEnqueueMany(ctx));
+  // What the webhook's answer promises is durable before the answer, but in WAL mode the fsync
+  // runs on the thread pool: the receiver's thread commits unsynced and goes on with the next
+  // delivery. Without WAL (in memory, or a filesystem where SQLite could not use it) the commit
+  // syncs itself, as before.
+  const enqueueMany = createEnqueueMany(ctx);
+  const unsynced = createUnsyncedCommit(db);
+  const log = db.pragma('journal_mode', { simple: true }) === 'wal' ? createWalSync({ path: options.path, ...(options.openLog ? { openFile: options.openLog } : {}) }) : null;
+  const enqueue = log ? groupCommit((items: Parameters<typeof enqueueMany>[0]) => unsynced(() => enqueueMany(items)), { durable: log.sync }) : groupCommit(enqueueMany);
   const claim = createClaim(ctx);
   const lease = createLeaseOps(ctx);
   const read = createReadOps(ctx);
@@ -65,6 +75,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
     pullRequestsOpenedSince: async (repoKey, since) => pulls.pullRequestsOpenedSince(repoKey, since),
     stats: async (since) => pulls.stats(since),
     close: async () => {
+      await log?.close();
       if (db.open) db.close();
     },
   };

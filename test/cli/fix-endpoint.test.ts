@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { completion, FakeOpenAIServer, type Reply } from '../model/fake-openai-server.js';
+import { completion, FakeOpenAIServer, type Reply } from '../support/fake-openai-server.js';
 import { BUGGY_REPO, branches, runCli } from './helpers.js';
 import { cleanup, tempDir } from '../support/temp-dir.js';
 import { git } from '../support/git.js';

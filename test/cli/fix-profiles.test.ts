@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { FakeOpenAIServer } from '../model/fake-openai-server.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { rulesOf, turnOf, type ProviderKind } from '../model/provider-rules.js';
 import { BUGGY_REPO, runCli } from './helpers.js';
 import { cleanup, tempDir } from '../support/temp-dir.js';

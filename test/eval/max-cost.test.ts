@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../cli/helpers.js';
-import { completion, FakeOpenAIServer, type Reply } from '../model/fake-openai-server.js';
+import { completion, FakeOpenAIServer, type Reply } from '../support/fake-openai-server.js';
 import { cleanup, tempDir } from '../support/temp-dir.js';
 import { historyRepo, subInstance, TEST_COMMAND } from './history-repo.js';
 

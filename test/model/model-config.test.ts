@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createChatModel } from '../../src/model/create-chat-model.js';
 import { modelConfigOf } from '../../src/model/model-config.js';
-import { completion, FakeOpenAIServer } from './fake-openai-server.js';
+import { completion, FakeOpenAIServer } from '../support/fake-openai-server.js';
 
 describe('modelConfigOf', () => {
   it('chooses the profile from the base URL and the model unless one is set', () => {

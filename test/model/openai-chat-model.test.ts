@@ -2,7 +2,7 @@ import { ModelError } from '../../src/model/errors.js';
 import { OpenAIChatModel } from '../../src/model/openai-chat-model.js';
 import type { RetryPolicy } from '../../src/model/retry-policy.js';
 import type { ChatMessage, ToolSpec } from '../../src/model/types.js';
-import { completion, FakeOpenAIServer } from './fake-openai-server.js';
+import { completion, FakeOpenAIServer } from '../support/fake-openai-server.js';
 
 const API_KEY = 'sk-test-SECRET-0123456789';
 const policy: RetryPolicy = { maxRetries: 5, baseDelayMs: 1_000, maxDelayMs: 60_000 };

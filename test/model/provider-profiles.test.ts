@@ -2,7 +2,7 @@ import { ModelError } from '../../src/model/errors.js';
 import { OpenAIChatModel } from '../../src/model/openai-chat-model.js';
 import { PROFILES, type ProfileName } from '../../src/model/provider-profile.js';
 import type { ChatMessage, ToolSpec } from '../../src/model/types.js';
-import { completion, FakeOpenAIServer, type Reply } from './fake-openai-server.js';
+import { completion, FakeOpenAIServer, type Reply } from '../support/fake-openai-server.js';
 import { rulesOf, turnOf, type ProviderKind } from './provider-rules.js';
 
 const tools: ToolSpec[] = [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];

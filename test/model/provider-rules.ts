@@ -1,4 +1,4 @@
-import type { Reply } from './fake-openai-server.js';
+import type { Reply } from '../support/fake-openai-server.js';
 
 /**
  * Scripted endpoints that play each provider's documented rules: they refuse what the provider

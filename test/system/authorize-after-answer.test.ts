@@ -10,6 +10,7 @@ import { labeled } from './issue-payloads.js';
 
 const GIVE_UP = [turn(['finish', { summary: 'nothing to do', gave_up: true }])];
 const PERMISSION = /\/collaborators\/[^/]+\/permission$/;
+const CONFIG_READ = /\/contents\/\.github(%2F|\/)greenfix\.yml/;
 const ROLES = { octocat: 'admin', mallory: 'triage' };
 
 const issue = (number: number) => ({ number, state: 'open', title: `issue ${number}`, body: 'add 2 3 should be 5', user: { login: 'alice', id: 50, type: 'User' } });
@@ -68,6 +69,24 @@ describe('the sender is checked after the answer, and a job never decided is dec
     expect(await h.queue.counts()).toEqual({ queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 });
     const refusals = h.state.comments.filter((c) => c.issue === 8);
     expect(refusals.map((c) => c.body)).toEqual([expect.stringContaining('has triage permission; write, maintain or admin is needed')]);
+    expect(h.state.reactions).toEqual([]);
+  });
+
+  it('a burst from one sender costs one permission call and one config read (20 deliveries at once), all answered, each refused once', async () => {
+    h = await startHarness({ files: BUGGY_REPO, script: GIVE_UP, state: { roles: ROLES } });
+    const asked = (path: RegExp) => h!.state.requests.filter((r) => path.test(r.split(' ')[1] ?? '')).length;
+    const numbers = Array.from({ length: 20 }, (_, i) => 100 + i);
+    const answers = await Promise.all(numbers.map((n) => h!.send('issues', onIssue(h!, n, 'mallory'))));
+    expect(answers.map((a) => a.status)).toEqual(numbers.map(() => 200));
+    await h.settle();
+    expect(asked(PERMISSION)).toBe(1);
+    expect(asked(CONFIG_READ)).toBe(2); // one read: the repository's file, then the organisation's `.github` (Probot's base)
+    // As for a lone delivery: no job left, the refusal said on each issue (up to the repository's limit), nothing else.
+    expect(await h.queue.counts()).toEqual({ queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 });
+    const refused = new Set(h.state.comments.map((c) => c.issue));
+    expect(h.state.comments.every((c) => c.body.includes('has triage permission; write, maintain or admin is needed'))).toBe(true);
+    expect(refused.size).toBe(h.state.comments.length);
+    expect(refused.size).toBeGreaterThan(0);
     expect(h.state.reactions).toEqual([]);
   });
 

@@ -4,7 +4,7 @@ import { createChatModel } from '../../src/model/create-chat-model.js';
 import { modelSettingsFromEnv } from '../../src/config/model-settings.js';
 import { modelConfigOf } from '../../src/model/model-config.js';
 import { BUGGY_REPO } from '../cli/helpers.js';
-import { FakeOpenAIServer } from '../model/fake-openai-server.js';
+import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { startHarness, turn, type Harness } from './harness.js';
 import { labeled } from './issue-payloads.js';
 

@@ -5,7 +5,7 @@ import { modelSettingsFromEnv } from '../../src/config/model-settings.js';
 import { modelConfigOf } from '../../src/model/model-config.js';
 import type { ChatModel } from '../../src/model/types.js';
 import { BUGGY_REPO } from '../cli/helpers.js';
-import { completion, FakeOpenAIServer } from '../model/fake-openai-server.js';
+import { completion, FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { startHarness, type Harness } from './harness.js';
 import { labeled } from './issue-payloads.js';
 
