@@ -23,7 +23,7 @@ FROM ${NODE_IMAGE} AS build
 # Toolchain for a from-source build of better-sqlite3 when no prebuilt binary fits, and for the tree
 # hash's inotify helper (native/inotify-feed.c → dist/native/inotify-feed, copied with dist/).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
+ && apt-get install -y --no-install-recommends python3 make gcc g++ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
