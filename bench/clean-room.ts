@@ -9,6 +9,7 @@ import { DEFAULT_SANDBOX_PATH } from '../src/sandbox/environment.js';
 import { runProcess } from '../src/util/run-process.js';
 import { git } from '../src/workspace/git.js';
 import { addWorktree } from '../src/workspace/worktree.js';
+import { median } from './median.js';
 
 export interface CleanRoomBench {
   trackedFiles: number;
@@ -110,7 +111,3 @@ export async function benchCleanRoom(options: CleanRoomBenchOptions): Promise<Cl
   }
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}

@@ -10,6 +10,7 @@ import { runProcess } from '../src/util/run-process.js';
 import { createDepCache } from '../src/workspace/dep-cache.js';
 import { git } from '../src/workspace/git.js';
 import { addWorktree } from '../src/workspace/worktree.js';
+import { median } from './median.js';
 
 /** Restores measured (the issue asks min/median/max of five). */
 const RESTORES = 5;
@@ -92,19 +93,18 @@ export async function benchDepCacheSetup(options: { sandbox: Sandbox; log: (m: s
       root = restored.root;
     }
     const packages = readdirSync(join(root, 'node_modules')).filter((name) => !name.startsWith('.')).length;
-    const sorted = [...restoredRuns].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)]!;
+    const restoredMs = median(restoredRuns);
     return {
       packages,
       bytes: cold.setup.cache?.bytes ?? 0,
       coldMs: cold.ms,
       warmNpmMs: warm.ms,
       restoredRuns,
-      restoredMs: median,
-      restoreOnlyMs: [...restoreOnly].sort((a, b) => a - b)[Math.floor(restoreOnly.length / 2)]!,
-      ratio: median / cold.ms,
-      ratioMin: sorted[0]! / cold.ms,
-      ratioMax: sorted.at(-1)! / cold.ms,
+      restoredMs,
+      restoreOnlyMs: median(restoreOnly),
+      ratio: restoredMs / cold.ms,
+      ratioMin: Math.min(...restoredRuns) / cold.ms,
+      ratioMax: Math.max(...restoredRuns) / cold.ms,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { completion, FakeOpenAIServer } from '../test/support/fake-openai-server.js';
 import { makeSourceRepo, VERIFY_COMMAND } from './source-repo.js';
+import { median } from './median.js';
 
 export interface FixFirstRequestBench {
   /** Launch of `greenfix fix` → its first model request, the first run of a commit (the baseline test run happens and is cached). */
@@ -133,9 +134,6 @@ async function launchToExit(args: string[], env: Record<string, string>): Promis
   return performance.now() - started;
 }
 
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-}
 
 type Row = [benchmark: string, measured: string, baseline: string, ratio: string, goal: string];
 

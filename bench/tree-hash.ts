@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { GitWorkspace } from '../src/workspace/git-workspace.js';
 import { openChangeFeed } from '../src/workspace/inotify-feed.js';
 import { makeRepo } from '../test/support/make-repo.js';
+import { median } from './median.js';
 
 export interface TreeHashBench {
   files: number;
@@ -96,7 +97,3 @@ async function timedValue<T>(task: () => Promise<T>): Promise<{ value: T; ms: nu
   return { value, ms: Number(process.hrtime.bigint() - start) / 1e6 };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}

@@ -4,13 +4,13 @@ import type { ChangeFeed, FeedReport } from './change-feed.js';
 import { GitError } from './git.js';
 import { refreshBlobs, splitBlobPaths } from './blob-refresh.js';
 import { readIndexLookup, type IndexLookup } from './index-file.js';
+import { isRuleFile } from './inotify-events.js';
 import type { EntryMap } from './index-entries.js';
 import { forgetRecent, recentSince, refreshPrivateIndex, runIn, type RepoHandle } from './private-index.js';
 
 /** What a path is now, as `git add` would see it: through no symlink in its directories. */
 type Kind = 'file' | 'dir' | 'gone' | 'other';
 
-const RULE_FILES = /(^|\/)\.git(ignore|attributes)$/;
 const SUBMODULE_REASON = 'a submodule (its HEAD is watched by nobody)';
 
 /**
@@ -46,7 +46,7 @@ async function refreshFromFeed(repo: RepoHandle, feed: ChangeFeed, report: Extra
   if (added.length > 0) {
     const walked = await feed.watchDirs(added, await ignoredBelow(repo, added));
     if ('reason' in walked) return walked;
-    const rules = walked.files.find((path) => RULE_FILES.test(path));
+    const rules = walked.files.find(isRuleFile);
     if (rules !== undefined) return { reason: `${rules} appeared in a new directory` };
   }
   const updated = present.filter((path) => !ignored.has(path));

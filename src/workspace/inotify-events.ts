@@ -33,6 +33,11 @@ const CONTENT = IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE;
 /** Names whose change changes what git ignores or how it reads a file: the feed cannot follow that. */
 const RULE_FILES = new Set(['.gitignore', '.gitattributes']);
 
+/** Whether `path` (a name, or a path relative to the worktree) is a `.gitignore` or `.gitattributes`. */
+export function isRuleFile(path: string): boolean {
+  return RULE_FILES.has(path.slice(path.lastIndexOf('/') + 1));
+}
+
 /**
  * Turns the events of one interval into the paths to look at again, or the reason the interval
  * cannot be trusted. Updates `maps` for watches the kernel dropped (IN_IGNORED). A directory
@@ -74,7 +79,7 @@ function dirEvent(dir: string, event: InotifyEvent, paths: Set<string>, dirs: Se
   }
   if (dir === '.' && event.name === '.git') return undefined;
   if (event.name === '.git') return `a repository inside the worktree (${dir})`;
-  if (RULE_FILES.has(event.name)) return `${event.name} changed in ${dir}`;
+  if (isRuleFile(event.name)) return `${event.name} changed in ${dir}`;
   const path = dir === '.' ? event.name : `${dir}/${event.name}`;
   if (!(event.mask & IN_ISDIR)) {
     paths.add(path);

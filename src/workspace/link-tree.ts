@@ -1,6 +1,6 @@
-import { lchownSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { lchownSync, linkSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import type { FileOwner } from '../sandbox/ownership.js';
+import { manifestLine, shapeOf } from './tree-manifest.js';
 
 /** Why a tree was not linked: the caller copies instead (or drops the entry when it no longer matches). */
 export class LinkTreeError extends Error {
@@ -46,9 +46,9 @@ export function linkTree(srcRoot: string, dstRoot: string, names: readonly strin
 
 function link(src: string, dst: string, rel: string, options: LinkTreeOptions, expected: string[], state: { line: number; files: number }): void {
   const st = lstatSync(src);
-  const line = shape(st, rel, src);
+  const line = manifestLine(src, rel, st, false);
   const want = expected[state.line] ?? '';
-  if (withoutDigest(want) !== line) throw differs(want, line);
+  if (shapeOf(want) !== line) throw differs(want, line);
   state.line += 1;
   if (st.isDirectory()) {
     mkdirSync(dst, { mode: st.mode & 0o7777 });
@@ -66,23 +66,6 @@ function link(src: string, dst: string, rel: string, options: LinkTreeOptions, e
     throw error;
   }
   state.files += 1;
-}
-
-/** The manifest line of an entry without its content digest (a symlink's target is cheap: kept). */
-function shape(st: Stats, rel: string, path: string): string {
-  const mode = (st.mode & 0o7777).toString(8);
-  if (st.isDirectory()) return `d ${mode} 0 - ${JSON.stringify(rel)}`;
-  if (st.isSymbolicLink()) {
-    const target = readlinkSync(path, { encoding: 'buffer' });
-    return `l ${mode} ${target.length} ${createHash('sha256').update(target).digest('hex')} ${JSON.stringify(rel)}`;
-  }
-  if (st.isFile()) return `f ${mode} ${st.size} * ${JSON.stringify(rel)}`;
-  return `? ${mode} 0 - ${JSON.stringify(rel)}`;
-}
-
-/** A manifest line with a file's content digest replaced by `*` (tree-manifest.ts's format). */
-function withoutDigest(line: string): string {
-  return line.startsWith('f ') ? line.replace(/^(f \S+ \S+ )[0-9a-f]{64} /, '$1* ') : line;
 }
 
 function differs(stored: string, found: string): LinkTreeError {

@@ -47,24 +47,33 @@ function pathOf(line: string): string {
 
 function walk(path: string, rel: string, lines: string[], totals: { files: number; bytes: number }): void {
   const st = lstatSync(path);
-  const mode = (st.mode & 0o7777).toString(8);
+  lines.push(manifestLine(path, rel, st));
   if (st.isDirectory()) {
-    lines.push(`d ${mode} 0 - ${JSON.stringify(rel)}`);
     for (const name of readdirSync(path).sort()) walk(`${path}/${name}`, `${rel}/${name}`, lines, totals);
     return;
   }
   totals.files += 1;
+  if (st.isFile()) totals.bytes += st.size;
+}
+
+/**
+ * The manifest line of one entry (`st` is its lstat). With `content: false` a regular file's
+ * digest is `*` and its bytes are never read: the entry's shape (see shapeOf).
+ */
+export function manifestLine(path: string, rel: string, st: Stats, content = true): string {
+  const mode = (st.mode & 0o7777).toString(8);
+  if (st.isDirectory()) return `d ${mode} 0 - ${JSON.stringify(rel)}`;
   if (st.isSymbolicLink()) {
     const target = readlinkSync(path, { encoding: 'buffer' });
-    lines.push(`l ${mode} ${target.length} ${sha256(target)} ${JSON.stringify(rel)}`);
-    return;
+    return `l ${mode} ${target.length} ${sha256(target)} ${JSON.stringify(rel)}`;
   }
-  if (!st.isFile()) {
-    lines.push(`${kind(st)} ${mode} 0 - ${JSON.stringify(rel)}`);
-    return;
-  }
-  totals.bytes += st.size;
-  lines.push(`f ${mode} ${st.size} ${fileDigest(path, st)} ${JSON.stringify(rel)}`);
+  if (!st.isFile()) return `${kind(st)} ${mode} 0 - ${JSON.stringify(rel)}`;
+  return `f ${mode} ${st.size} ${content ? fileDigest(path, st) : '*'} ${JSON.stringify(rel)}`;
+}
+
+/** A manifest line as `manifestLine(…, false)` gives it: a file's content digest replaced by `*`. */
+export function shapeOf(line: string): string {
+  return line.startsWith('f ') ? line.replace(/^(f \S+ \S+ )[0-9a-f]{64} /, '$1* ') : line;
 }
 
 /** The content's sha256, read through a descriptor that is the file lstat saw (never a swapped-in link). */
