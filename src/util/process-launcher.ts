@@ -69,7 +69,8 @@ export class ProcessLauncher {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.entry);
+    // No flags of the process's own: some (`--input-type`, `--eval`) stop a worker from starting.
+    const worker = new Worker(this.entry, { execArgv: [] });
     worker.unref();
     worker.on('message', (reply: LauncherReply) => {
       const w = this.waiting.get(reply.id);
