@@ -1,9 +1,10 @@
-import { copyFileSync, constants, chmodSync, linkSync, lchownSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync, type Stats } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { constants, chmodSync, lstatSync, mkdirSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import type { FileOwner } from '../sandbox/ownership.js';
 import { prepareWorkspaceOwnership } from '../sandbox/ownership.js';
 import { runIn, type RepoHandle } from './private-index.js';
-import { notRealDirectory, readSetupState, setupStateTree, untrackedRoots } from './setup-state.js';
+import { readSetupState, setupStateTree, untrackedRoots } from './setup-state.js';
+import { removeTreeOffLoop, restoreKeptOffLoop } from './tree-work.js';
 
 /**
  * The clean room of DESIGN §3.2: a fresh directory holding exactly one tree, from the object store
@@ -18,8 +19,8 @@ export interface CleanRoom {
   readonly mountAt: string;
   /** How long materialising the tree and restoring the setup state took. */
   readonly timings: { materialiseMs: number; restoreMs: number; files: number };
-  /** Removes the directory. */
-  dispose(): void;
+  /** Removes the directory (on the tree thread). */
+  dispose(): Promise<void>;
 }
 
 /** Where a worktree's clean room is made: beside it, so its parent lets the sandbox uid pass as the worktree's does. */
@@ -49,7 +50,7 @@ export interface CleanRoomOptions {
  */
 export async function openCleanRoom(o: CleanRoomOptions): Promise<CleanRoom> {
   const started = performance.now();
-  rmSync(o.dir, { recursive: true, force: true });
+  await removeTreeOffLoop(o.dir);
   mkdirSync(o.dir, { mode: 0o755 });
   chmodSync(o.dir, 0o755);
   const index = `${o.dir}.index`;
@@ -63,74 +64,15 @@ export async function openCleanRoom(o: CleanRoomOptions): Promise<CleanRoom> {
   await prepareWorkspaceOwnership(o.dir, o.owner);
   const materialised = performance.now();
   const link = o.owner !== null && o.owner.uid !== process.getuid?.();
-  let files = 0;
   const manifest = o.setupState ? readSetupState(o.setupState) : null;
-  if (o.setupState && manifest) {
-    const from = setupStateTree(o.setupState);
-    for (const root of manifest.roots) {
-      const parent = dirname(root);
-      if (parent !== '.' && notRealDirectory(o.dir, parent)) continue;
-      files += restore(join(from, root), join(o.dir, root), link, o.owner);
-    }
-  }
+  const files = o.setupState && manifest ? await restoreKeptOffLoop({ from: setupStateTree(o.setupState), dir: o.dir, roots: manifest.roots, link, owner: o.owner }) : 0;
   const done = performance.now();
   return {
     dir: o.dir,
     mountAt: o.repo.root,
     timings: { materialiseMs: materialised - started, restoreMs: done - materialised, files },
-    dispose: () => rmSync(o.dir, { recursive: true, force: true }),
+    dispose: () => removeTreeOffLoop(o.dir),
   };
-}
-
-/**
- * Restores one kept entry into the room; returns the files placed. Where the room has the path
- * already, the tree's entry wins; below a directory the room did not have, nothing can be in the
- * way, so nothing is looked up there (the restore is one syscall per entry).
- */
-function restore(src: string, dst: string, link: boolean, owner: FileOwner | null, fresh = false): number {
-  const st = lstatSync(src);
-  const existing = fresh ? null : lstatOrNull(dst);
-  if (st.isDirectory()) {
-    if (existing && !existing.isDirectory()) return 0;
-    if (!existing) {
-      mkdirSync(dst, { mode: st.mode & 0o755 });
-      if (owner) lchownSync(dst, owner.uid, owner.gid);
-    }
-    return restoreChildren(src, dst, link, owner, !existing);
-  }
-  if (existing) return 0;
-  place(src, dst, st.isSymbolicLink() ? 'symlink' : 'file', st.mode, link, owner);
-  return 1;
-}
-
-function restoreChildren(src: string, dst: string, link: boolean, owner: FileOwner | null, fresh: boolean): number {
-  let files = 0;
-  for (const entry of readdirSync(src, { withFileTypes: true })) {
-    const from = join(src, entry.name);
-    const to = join(dst, entry.name);
-    if (!fresh || entry.isDirectory() || !link) {
-      files += restore(from, to, link, owner, fresh);
-      continue;
-    }
-    // A fresh directory, linking: the entry's type is known from the listing, nothing is in the way.
-    if (entry.isSymbolicLink()) place(from, to, 'symlink', 0, link, owner);
-    else linkSync(from, to);
-    files += 1;
-  }
-  return files;
-}
-
-function place(src: string, dst: string, kind: 'file' | 'symlink', mode: number, link: boolean, owner: FileOwner | null): void {
-  if (kind === 'symlink') {
-    symlinkSync(readlinkSync(src), dst);
-    if (owner) lchownSync(dst, owner.uid, owner.gid);
-  } else if (link) {
-    linkSync(src, dst);
-  } else {
-    copyFileSync(src, dst, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
-    chmodSync(dst, mode & 0o755);
-    if (owner) lchownSync(dst, owner.uid, owner.gid);
-  }
 }
 
 function lstatOrNull(path: string): Stats | null {

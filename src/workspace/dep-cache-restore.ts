@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileOwner } from '../sandbox/ownership.js';
 import { DEFAULT_SANDBOX_PATH } from '../sandbox/environment.js';
 import { errorText } from '../util/error-text.js';
 import { readRegularText } from '../util/regular-file.js';
 import { runProcess } from '../util/run-process.js';
-import { linkTree, LinkTreeError } from './link-tree.js';
-import { firstDifference, treeManifest } from './tree-manifest.js';
+import { LinkTreeError } from './link-tree.js';
+import { firstDifference } from './tree-manifest.js';
+import { linkTreeOffLoop, removeTreeOffLoop, treeManifestOffLoop } from './tree-work.js';
 
 /** node_modules of ~100,000 files: ~15 MB of manifest. */
 export const MANIFEST_MAX_BYTES = 256 * 1024 * 1024;
@@ -39,8 +39,8 @@ export type Placement = 'linked' | 'copied' | 'failed' | 'bad';
  */
 export async function placeEntry(options: PlaceEntryOptions): Promise<Placement> {
   const { dir, dirs, worktree, owner, warn } = options;
-  const drop = () => {
-    for (const name of dirs) rmSync(join(worktree, name), { recursive: true, force: true });
+  const drop = async () => {
+    for (const name of dirs) await removeTreeOffLoop(join(worktree, name));
   };
   const hostUid = process.getuid?.() ?? null;
   if (owner && hostUid !== null && owner.uid !== hostUid) {
@@ -50,10 +50,10 @@ export async function placeEntry(options: PlaceEntryOptions): Promise<Placement>
       return 'bad';
     }
     try {
-      linkTree(dir, worktree, dirs, { sourceOwner: hostUid, dirOwner: owner, manifest });
+      await linkTreeOffLoop(dir, worktree, dirs, { sourceOwner: hostUid, dirOwner: owner, manifest });
       return 'linked';
     } catch (error) {
-      drop();
+      await drop();
       if (!(error instanceof LinkTreeError)) throw error;
       if (error.reason === 'differs') {
         warn(`dependency cache: dropped ${dir}: ${error.message}: setup runs`);
@@ -66,22 +66,22 @@ export async function placeEntry(options: PlaceEntryOptions): Promise<Placement>
     for (const name of dirs) await run(['cp', '-a', '-T', '--reflink=auto', '--no-preserve=ownership', join(dir, name), join(worktree, name)]);
   } catch (error) {
     warn(`dependency cache: restoring ${dir} failed (${errorText(error)}): setup runs`);
-    drop();
+    await drop();
     return 'failed';
   }
   // The copy, not the entry, is checked: what the job gets is what was stored.
-  const copied = treeManifest(worktree, dirs);
+  const copied = await treeManifestOffLoop(worktree, dirs);
   if (copied.digest !== options.digest) {
     const stored = readRegularText(dir, 'manifest', MANIFEST_MAX_BYTES) ?? '';
     warn(`dependency cache: dropped ${dir}: its files differ from the manifest written when it was stored, first at ${firstDifference(stored, copied.text)}: setup runs`);
-    drop();
+    await drop();
     return 'bad';
   }
   try {
     if (owner) for (const name of dirs) await run(['chown', '-R', '-h', `${owner.uid}:${owner.gid}`, join(worktree, name)]);
   } catch (error) {
     warn(`dependency cache: restoring ${dir} failed (${errorText(error)}): setup runs`);
-    drop();
+    await drop();
     return 'failed';
   }
   return 'copied';

@@ -8,9 +8,9 @@ import { readRegularText, RegularFileError } from '../util/regular-file.js';
 import { runProcess } from '../util/run-process.js';
 import type { CacheKey, ToolVersions } from './dep-cache-key.js';
 import { refDirName, refsToRead, type DepCacheScope } from './dep-cache-scope.js';
-import { copyTreeNoFollow, TreeCopyError } from './safe-tree-copy.js';
+import { TreeCopyError } from './safe-tree-copy.js';
+import { copyTreeOffLoop, removeTreeOffLoop, treeManifestOffLoop } from './tree-work.js';
 import { placeEntry } from './dep-cache-restore.js';
-import { treeManifest } from './tree-manifest.js';
 
 /** A `.tmp-*` entry older than this is an interrupted store: the sweep removes it. */
 const STALE_TMP_MS = 3_600_000;
@@ -127,7 +127,7 @@ export function createDepCache(options: DepCacheOptions): DepCache {
       }
     }
     const placed = await placeEntry({ dir, dirs: meta.dirs, digest: meta.manifest, worktree, owner, warn: options.warn });
-    if (placed === 'bad') rmSync(dir, { recursive: true, force: true });
+    if (placed === 'bad') await removeTreeOffLoop(dir);
     if (placed === 'bad' || placed === 'failed') return null;
     const now = new Date(options.now());
     utimesSync(dir, now, now);
@@ -147,11 +147,11 @@ export function createDepCache(options: DepCacheOptions): DepCache {
       const total = { files: 0, bytes: 0 };
       for (const name of key.dirs) {
         // No group or other write: the entry's files are linked into jobs (dep-cache-restore.ts).
-        const s = copyTreeNoFollow(worktree, tmp, name, { expectOwner: owner ? owner.uid : (process.getuid?.() ?? null), maxBytes: options.capBytes - total.bytes, fileMode: 0o755 });
+        const s = await copyTreeOffLoop(worktree, tmp, name, { expectOwner: owner ? owner.uid : (process.getuid?.() ?? null), maxBytes: options.capBytes - total.bytes, fileMode: 0o755 });
         total.files += s.files;
         total.bytes += s.bytes;
       }
-      const manifest = treeManifest(tmp, key.dirs);
+      const manifest = await treeManifestOffLoop(tmp, key.dirs);
       writeFileSync(join(tmp, 'manifest'), manifest.text, { mode: 0o600, flag: 'wx' });
       const meta: Meta = { version: 2, key: key.key, ref: scope.ref, manifest: manifest.digest, manager: key.manager, dirs: [...key.dirs], parts: key.parts, ...total, createdAt: options.now() };
       writeFileSync(join(tmp, 'meta.json'), JSON.stringify(meta), { mode: 0o600, flag: 'wx' });
@@ -170,7 +170,7 @@ export function createDepCache(options: DepCacheOptions): DepCache {
       options.warn(`dependency cache: not stored: ${error.message}`);
       return null;
     } finally {
-      rmSync(tmp, { recursive: true, force: true });
+      await removeTreeOffLoop(tmp);
     }
   };
 
@@ -205,7 +205,7 @@ export function createDepCache(options: DepCacheOptions): DepCache {
         summary.keptBytes += entry.bytes;
         continue;
       }
-      rmSync(entry.path, { recursive: true, force: true });
+      await removeTreeOffLoop(entry.path);
       summary.removed += 1;
       summary.removedBytes += entry.bytes;
     }

@@ -1,10 +1,11 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { errorText } from '../util/error-text.js';
 import { runIn, type RepoHandle } from './private-index.js';
-import { copyTreeNoFollow, TreeCopyError } from './safe-tree-copy.js';
-import { treeManifest } from './tree-manifest.js';
+import { notRealDirectory } from './real-directory.js';
+import { TreeCopyError } from './safe-tree-copy.js';
+import { copyTreeOffLoop, removeTreeOffLoop, treeManifestOffLoop } from './tree-work.js';
 
 /**
  * The dependency state of a fix: what the setup step left in the worktree outside the base tree
@@ -58,7 +59,7 @@ export async function untrackedRoots(repo: RepoHandle, baseCommit: string, index
 export async function keepSetupState(opts: { repo: RepoHandle; baseCommit: string; dir: string; expectOwner: number | null }): Promise<SetupStateManifest> {
   const roots = await untrackedRoots(opts.repo, opts.baseCommit, `${opts.dir}.index`);
   const tmp = `${opts.dir}.tmp`;
-  rmSync(tmp, { recursive: true, force: true });
+  await removeTreeOffLoop(tmp);
   mkdirSync(join(tmp, TREE), { recursive: true, mode: 0o700 });
   chmodSync(tmp, 0o700);
   const manifest: SetupStateManifest = { version: 1, roots: [], refused: [], files: 0, bytes: 0, digest: '' };
@@ -72,7 +73,7 @@ export async function keepSetupState(opts: { repo: RepoHandle; baseCommit: strin
     const dst = join(tmp, TREE, parent);
     mkdirSync(dst, { recursive: true });
     try {
-      const copied = copyTreeNoFollow(join(opts.repo.root, parent), dst, path.slice(parent === '.' ? 0 : parent.length + 1), {
+      const copied = await copyTreeOffLoop(join(opts.repo.root, parent), dst, path.slice(parent === '.' ? 0 : parent.length + 1), {
         expectOwner: opts.expectOwner,
         maxBytes: MAX_BYTES - manifest.bytes,
         anyType: true,
@@ -86,13 +87,13 @@ export async function keepSetupState(opts: { repo: RepoHandle; baseCommit: strin
       manifest.bytes += copied.bytes;
     } catch (error) {
       if (!(error instanceof TreeCopyError)) throw error;
-      rmSync(join(dst, path.slice(parent === '.' ? 0 : parent.length + 1)), { recursive: true, force: true });
+      await removeTreeOffLoop(join(dst, path.slice(parent === '.' ? 0 : parent.length + 1)));
       manifest.refused.push({ path, reason: errorText(error) });
     }
   }
-  manifest.digest = treeManifest(join(tmp, TREE), manifest.roots).digest;
+  manifest.digest = (await treeManifestOffLoop(join(tmp, TREE), manifest.roots)).digest;
   writeFileSync(join(tmp, MANIFEST), `${JSON.stringify(manifest)}\n`, { mode: 0o600 });
-  rmSync(opts.dir, { recursive: true, force: true });
+  await removeTreeOffLoop(opts.dir);
   renameSync(tmp, opts.dir);
   return manifest;
 }
@@ -108,18 +109,3 @@ export function setupStateTree(dir: string): string {
   return join(dir, TREE);
 }
 
-/** Why `rel` under `root` is not a plain directory reached through plain directories; null when it is. */
-export function notRealDirectory(root: string, rel: string): string | null {
-  let at = root;
-  for (const part of rel.split('/')) {
-    at = join(at, part);
-    let st;
-    try {
-      st = lstatSync(at);
-    } catch {
-      return `${rel} does not exist`;
-    }
-    if (!st.isDirectory()) return `${rel} is reached through ${at.slice(root.length + 1)}, which is not a directory (a symlink or file): not followed`;
-  }
-  return null;
-}

@@ -53,7 +53,7 @@ export async function cleanRoomGate(ctx: ToolContext, command: string, tree: str
     first = await gateRun(ctx, command, room);
     again = needsRerun(baseline, outcomeOf(first)) ? await gateRun(ctx, command, room) : null;
   } finally {
-    room.dispose();
+    await room.dispose();
   }
   const firstOutcome = outcomeOf(first);
   const decision = decideVerification(mode, baseline, firstOutcome, again ? outcomeOf(again) : null, { allowRemovedTests: ctx.tests?.allowRemovedTests === true });

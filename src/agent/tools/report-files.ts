@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ReadOnlyBind, SandboxRunner } from '../../sandbox/types.js';
 import { openRegularFile, readFd } from '../../util/regular-file.js';
 import type { ReportFile } from '../../verify/test-report.js';
-import { notRealDirectory } from '../../workspace/setup-state.js';
+import { notRealDirectory } from '../../workspace/real-directory.js';
 import { claimScratchFile } from './scratch.js';
 
 const MARKER = '@@greenfix-report-file@@';
