@@ -36,18 +36,22 @@ export class GitBatch {
   private pending = '';
   private stderr = '';
   private tail: Promise<unknown> = Promise.resolve();
+  /** How often close() was called: a request asked before a close is not sent after it. */
+  private closes = 0;
 
   constructor(private readonly args: readonly string[], private readonly opts: GitBatchOptions) {}
 
   /** Writes `input` and resolves with the next `lines` lines git answers (one request at a time, in call order). */
   ask(input: string, lines: number): Promise<string[]> {
-    const result = this.tail.then(() => this.send(input, lines));
+    const closes = this.closes;
+    const result = this.tail.then(() => (closes === this.closes ? this.send(input, lines) : Promise.reject(new GitError('exit', this.args, null, 'closed'))));
     this.tail = result.catch(() => undefined);
     return result;
   }
 
-  /** Ends the process (a later request starts another). */
+  /** Ends the process, failing every request not answered yet (a later request starts another). */
   close(): void {
+    this.closes += 1;
     const child = this.child;
     this.child = undefined;
     if (child === undefined) return;

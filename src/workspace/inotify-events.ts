@@ -15,19 +15,19 @@ export interface WatchMaps {
 }
 
 // <sys/inotify.h>
-const IN_MODIFY = 0x2;
-const IN_ATTRIB = 0x4;
-const IN_CLOSE_WRITE = 0x8;
-const IN_MOVED_FROM = 0x40;
-const IN_MOVED_TO = 0x80;
-const IN_CREATE = 0x100;
-const IN_DELETE = 0x200;
-const IN_DELETE_SELF = 0x400;
+export const IN_MODIFY = 0x2;
+export const IN_ATTRIB = 0x4;
+export const IN_CLOSE_WRITE = 0x8;
+export const IN_MOVED_FROM = 0x40;
+export const IN_MOVED_TO = 0x80;
+export const IN_CREATE = 0x100;
+export const IN_DELETE = 0x200;
+export const IN_DELETE_SELF = 0x400;
 const IN_MOVE_SELF = 0x800;
 const IN_UNMOUNT = 0x2000;
 const IN_Q_OVERFLOW = 0x4000;
 const IN_IGNORED = 0x8000;
-const IN_ISDIR = 0x40000000;
+export const IN_ISDIR = 0x40000000;
 const CONTENT = IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE;
 /** What a directory's event says of a name: it stands for another file now, or for none. */
 const LINKS = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO;
