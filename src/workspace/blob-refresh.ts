@@ -15,7 +15,7 @@ const PLAIN_MAX_BYTES = 8 * 1024 * 1024;
 /**
  * Which of `paths` (present, not ignored) take the short way: tracked regular files whose
  * executable bit did not change and whose name `hash-object --stdin-paths` reads back as is (no
- * newline, no leading quote). Everything else is git's to decide (`update-index`: a new file, a
+ * newline, no leading quote, no trailing carriage return: git takes the line for a CRLF one). Everything else is git's to decide (`update-index`: a new file, a
  * symlink, a mode change, core.fileMode).
  */
 export function splitBlobPaths(root: string, index: IndexLookup, paths: readonly string[]): { blobs: string[]; rest: string[] } {
@@ -26,7 +26,7 @@ export function splitBlobPaths(root: string, index: IndexLookup, paths: readonly
     const mode = entry === undefined ? undefined : index.data.readUInt32BE(entry.at + MODE_OFFSET);
     const st = mode === REGULAR || mode === EXECUTABLE ? lstatSync(join(root, path), { throwIfNoEntry: false }) : undefined;
     const same = st !== undefined && st.isFile() && ((st.mode & 0o100) !== 0) === (mode === EXECUTABLE);
-    (same && !path.includes('\n') && !path.startsWith('"') ? blobs : rest).push(path);
+    (same && !path.includes('\n') && !path.endsWith('\r') && !path.startsWith('"') ? blobs : rest).push(path);
   }
   return { blobs, rest };
 }

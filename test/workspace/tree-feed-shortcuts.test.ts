@@ -94,6 +94,12 @@ describe('the change feed\'s shortcuts, and where they must not be taken', () =>
     expect(await again.treeHash()).toBe(await treeOfCommitInCopy(root, temp.make()));
   });
 
+  it('leaves a name ending in a carriage return to git (hash-object --stdin-paths would read the name without it)', async () => {
+    const { root, ws, feed } = await watched({ ...FILES, 'src/x\r': 'with the carriage return\n', 'src/x': 'without\n' });
+    await expectSeen(ws, root, () => writeFileSync(join(root, 'src/x\r'), 'changed, with the carriage return\n'));
+    expect(feed.last).toMatchObject({ trusted: true });
+  });
+
   it('stops its gits on close', async () => {
     const { root, ws } = await watched(FILES);
     await expectSeen(ws, root, () => writeFileSync(join(root, 'src/a.js'), 'hashed by the running gits\n'));
