@@ -125,8 +125,8 @@ export async function ignoredBelow(repo: RepoHandle, dirs: readonly string[]): P
 /**
  * `refreshPrivateIndex` with a change feed: only what the feed names is looked at when it can
  * vouch for the interval since the last hash; otherwise everything is hashed (today's refresh),
- * after the whole worktree is watched afresh, and the object gits start afresh (what they read of
- * the attributes may be stale). Returns whether the ignored check ran (as refreshPrivateIndex),
+ * after the whole worktree is watched afresh, and hash-object starts afresh (what it read of the
+ * attributes may be stale). Returns whether the ignored check ran (as refreshPrivateIndex),
  * and the index's tree when this refresh already wrote it (else write-tree's).
  */
 export async function refreshWithFeed(repo: MemoRepo, feed: ChangeFeed, objects: ObjectBatches, base: EntryMap, zeroOid: string, checkIgnored: boolean): Promise<{ checked: boolean; tree: string | undefined }> {
@@ -141,7 +141,7 @@ export async function refreshWithFeed(repo: MemoRepo, feed: ChangeFeed, objects:
     // No watch sees a submodule's HEAD: hashing everything every time, with no feed to restart.
     if (refreshed.reason === SUBMODULE_REASON) feed.close();
   }
-  objects.reset();
+  objects.rereadAttributes();
   if (report.trusted || !report.off) await watchAfresh(repo, feed);
   return { checked: await refreshPrivateIndex(repo, base, zeroOid, checkIgnored), tree: undefined };
 }

@@ -9,9 +9,10 @@ import { batchIn, type RepoHandle } from './private-index.js';
  * apply, as for `git add`) and `mktree -z --batch` (with `--missing` while the blobs are being
  * written). A running git read the config and `info/attributes` when it started, and a
  * directory's `.gitattributes` when it last looked there: all are started afresh when one of
- * those files changed (their stat data, checked before each request), and by `reset()`, which
- * the caller calls whenever its feed could not vouch for an interval (a `.gitattributes` in the
- * worktree changed: inotify-events.ts). No hash-object or mktree reads the index.
+ * those files changed (their stat data, checked before each request), and hash-object by
+ * `rereadAttributes()`, which the caller calls whenever its feed could not vouch for an interval
+ * (a `.gitattributes` in the worktree may have changed: inotify-events.ts). Neither reads the
+ * index; mktree reads no attributes.
  */
 export class ObjectBatches {
   private hashes: GitBatch | undefined;
@@ -46,6 +47,12 @@ export class ObjectBatches {
     const stamp = configStamp(this.repo.gitDir);
     if (stamp !== this.stamp) this.reset();
     this.stamp = stamp;
+  }
+
+  /** Ends hash-object: the next hash starts it afresh, reading every `.gitattributes` again. */
+  rereadAttributes(): void {
+    this.hashes?.close();
+    this.hashes = undefined;
   }
 
   /** Ends every process; the next request starts them again (reading config and attributes afresh). */

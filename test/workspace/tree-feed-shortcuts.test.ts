@@ -33,6 +33,14 @@ const expectSeen = (ws: GitWorkspace, root: string, change: () => void): Promise
 
 const FILES = { '.gitignore': 'node_modules/\n', 'src/a.js': 'a\n', 'src/b.js': 'b\n', 'notes/a.txt': 'one\n', 'node_modules/dep.js': 'dep\n' };
 const sh = (root: string, script: string) => execFileSync('sh', ['-c', script], { cwd: root });
+/** This process's running gits (hash-object, mktree), one pid a line. */
+const gits = () => { try { return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'hash-object|mktree']).toString(); } catch { return ''; } };
+
+/** Polls until `done` (at most 5 s): a killed process is gone once the kernel has reaped it. */
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline && !done()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
 
 describe('the change feed\'s shortcuts, and where they must not be taken', () => {
   it('asks the helper to watch a file only when an event of its directory named it: a write keeps the watch, a rename brings another inode', async () => {
@@ -100,14 +108,21 @@ describe('the change feed\'s shortcuts, and where they must not be taken', () =>
     expect(feed.last).toMatchObject({ trusted: true });
   });
 
+  it('starts a running git again when it was killed between hashes', async () => {
+    const { root, ws, feed } = await watched(FILES);
+    await expectSeen(ws, root, () => writeFileSync(join(root, 'src/a.js'), 'hashed by the running gits\n'));
+    for (const pid of gits().trim().split('\n')) process.kill(Number(pid), 'SIGKILL');
+    await until(() => gits().trim() === '');
+    await expectSeen(ws, root, () => writeFileSync(join(root, 'src/a.js'), 'hashed by new ones\n'));
+    expect(feed.reports.every((r) => r.trusted)).toBe(true);
+  });
+
   it('stops its gits on close', async () => {
     const { root, ws } = await watched(FILES);
     await expectSeen(ws, root, () => writeFileSync(join(root, 'src/a.js'), 'hashed by the running gits\n'));
-    const gits = () => { try { return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'hash-object|mktree']).toString(); } catch { return ''; } };
     expect(gits().trim().split('\n')).toHaveLength(2);
     ws.close();
-    const deadline = Date.now() + 5_000;
-    while (Date.now() < deadline && gits().trim() !== '') await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => gits().trim() === '');
     expect(gits().trim()).toBe('');
   });
 });
