@@ -82,7 +82,9 @@ export class GitBatch {
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (text: string) => this.read(child, text));
     child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (text: string) => (this.stderr = clipHeadTail(this.stderr + text, STDERR_KEPT)));
+    child.stderr.on('data', (text: string) => {
+      if (this.child === child) this.stderr = clipHeadTail(this.stderr + text, STDERR_KEPT);
+    });
     child.on('error', (error) => this.fail(child, new GitError('exit', this.args, null, `${this.stderr}${error.message}`)));
     // 'close': stderr is read to its end, for the message.
     child.on('close', (code) => this.fail(child, new GitError('exit', this.args, code, this.stderr)));
