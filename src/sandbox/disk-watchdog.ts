@@ -1,77 +1,18 @@
-import { lstat, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { runProcess } from '../util/run-process.js';
+import { DEFAULT_SANDBOX_PATH } from './environment.js';
 
 /**
  * Bytes on disk under `dir` (allocated blocks, so a sparse file counts what it really uses; a
- * hard-linked file once), walked with lstat: a symlink is never followed. Stops early once past
- * `stopAt`, so a runaway tree costs no more than the limit says.
+ * hard-linked file once; a symlink never followed; other filesystems not entered), counted by
+ * `du` in a process of its own: walked from Node, a 20,000-file worktree cost 0.8 s of greenfix's
+ * CPU and a callback per file on the event loop that answers webhooks, after every command
+ * (docs/decisions.md "The disk watchdog counts with du"). A directory that is gone counts 0; one
+ * du cannot read counts what it could (as before: greenfix runs as root, which reads everything).
  */
-export async function treeBytes(dir: string, stopAt = Number.POSITIVE_INFINITY): Promise<number> {
-  let bytes = 0;
-  const linked = new Set<string>();
-  const pending = [dir];
-  for (let current = pending.pop(); current !== undefined && bytes <= stopAt; current = pending.pop()) {
-    let names: string[];
-    try {
-      names = await readdir(current);
-    } catch {
-      continue; // removed meanwhile, or not ours to read
-    }
-    for (const name of names) {
-      const path = join(current, name);
-      try {
-        const st = await lstat(path);
-        if (st.nlink > 1 && !st.isDirectory()) {
-          const key = `${st.dev}:${st.ino}`;
-          if (linked.has(key)) continue;
-          linked.add(key);
-        }
-        bytes += st.blocks * 512;
-        if (st.isDirectory()) pending.push(path);
-      } catch {
-        /* removed meanwhile */
-      }
-    }
-  }
-  return bytes;
-}
-
-export interface DiskWatch {
-  stop(): void;
-}
-
-export interface WatchDiskOptions {
-  dir: string;
-  limitBytes: number;
-  /** The shortest pause between two walks. */
-  intervalMs: number;
-  onExceeded: (bytes: number) => void;
-}
-
-/**
- * Walks `dir` again and again while a command runs; calls `onExceeded` once when it is past the
- * limit. The pause after a walk is at least nine times the walk's own duration, so on a huge
- * tree the watchdog uses at most a tenth of a core.
- */
-export function watchDisk(options: WatchDiskOptions): DiskWatch {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const tick = async () => {
-    const started = Date.now();
-    const bytes = await treeBytes(options.dir, options.limitBytes);
-    if (stopped) return;
-    if (bytes > options.limitBytes) {
-      stopped = true;
-      options.onExceeded(bytes);
-      return;
-    }
-    timer = setTimeout(() => void tick(), Math.max(options.intervalMs, 9 * (Date.now() - started)));
-  };
-  timer = setTimeout(() => void tick(), options.intervalMs);
-  return {
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    },
-  };
+export async function treeBytes(dir: string): Promise<number> {
+  const r = await runProcess({ argv: ['du', '-s', '-x', '-B1', '--', dir], cwd: '/', env: { PATH: DEFAULT_SANDBOX_PATH, LC_ALL: 'C' }, timeoutMs: 600_000 });
+  const total = /^(\d+)\t/.exec(r.stdout);
+  if (total) return Number(total[1]);
+  if (/No such file or directory/.test(r.stderr)) return 0;
+  throw new Error(`du could not measure ${dir} (exit ${r.exitCode}): ${r.stderr.trim() || 'no output'}`);
 }

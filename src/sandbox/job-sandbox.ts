@@ -57,8 +57,18 @@ export function createJobSandbox(options: JobSandboxOptions): JobSandbox {
     walking = true;
     const started = { at: Date.now(), epoch };
     const counted = binds;
-    let bytes = await treeBytes(workspace, limitBytes);
-    for (const b of counted) if (bytes <= limitBytes) bytes += Math.max(0, (await treeBytes(b.source, limitBytes + b.before)) - b.before);
+    let bytes: number;
+    try {
+      bytes = await treeBytes(workspace);
+      for (const b of counted) if (bytes <= limitBytes) bytes += Math.max(0, (await treeBytes(b.source)) - b.before);
+    } catch (error) {
+      // Unmeasured is not under the limit: the job stops, saying why.
+      walking = false;
+      if (stopped.signal.aborted) return;
+      stopped.abort(new SandboxLimitError('disk', disk.limitMb, `the disk watchdog could not measure the worktree: ${error instanceof Error ? error.message : String(error)}`));
+      current?.abort();
+      return;
+    }
     walking = false;
     if (!current && binds === counted) binds = [];
     if (bytes > limitBytes) return stop(counted.length > 0);

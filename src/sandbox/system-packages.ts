@@ -22,6 +22,7 @@ interface Requirement {
 const REQUIREMENTS: readonly Requirement[] = [
   { binary: 'git', aptPackage: 'git', why: 'worktrees, tree hashes and commits', always: true },
   { binary: 'bash', aptPackage: 'bash', why: 'starting every command with no inherited descriptor, and running it', always: true },
+  { binary: 'du', aptPackage: 'coreutils', why: "the disk watchdog that holds a job's worktree to its limit", always: true },
   { binary: 'bwrap', aptPackage: 'bubblewrap', why: 'the sandbox every command runs in' },
   { binary: 'setpriv', aptPackage: 'util-linux', why: 'dropping root before the sandbox starts', rootOnly: true },
   { binary: 'skopeo', aptPackage: 'skopeo', why: 'pulling environment images (GREENFIX_DEFAULT_IMAGE) from their registry', images: true },

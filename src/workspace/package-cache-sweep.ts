@@ -40,7 +40,7 @@ export async function sweepPackageCaches(dir: string, limits: PackageCacheLimits
   for (const name of names) {
     const st = lstatSync(join(dir, name), { throwIfNoEntry: false });
     if (!st?.isDirectory()) continue;
-    entries.push({ name, used: st.mtimeMs, bytes: await treeBytes(join(dir, name), limits.totalBytes) });
+    entries.push({ name, used: st.mtimeMs, bytes: await treeBytes(join(dir, name)) });
   }
   const removed: PackageCacheSweep['removed'] = [];
   const remove = (e: (typeof entries)[number], why: PackageCacheSweep['removed'][number]['why']) => {

@@ -132,10 +132,11 @@ describe('checkSystemPackages', () => {
     expect(missing.map((m) => [m.binary, m.aptPackage])).toEqual([
       ['git', 'git'],
       ['bash', 'bash'],
+      ['du', 'coreutils'],
       ['bwrap', 'bubblewrap'],
       ['setpriv', 'util-linux'],
     ]);
-    expect(missing[2]?.message).toMatch(/apt-get install bubblewrap/);
+    expect(missing[3]?.message).toMatch(/apt-get install bubblewrap/);
   });
 
   it('needs skopeo and umoci only when the operator configured a default image, naming the Debian packages', () => {
@@ -149,7 +150,7 @@ describe('checkSystemPackages', () => {
   });
 
   it('only needs git and bash (every launch closes inherited descriptors) when the sandbox is off, and no setpriv when not root', () => {
-    expect(checkSystemPackages({ env: { PATH: '/nonexistent' }, isRoot: true, sandboxOff: true }).map((m) => m.binary)).toEqual(['git', 'bash']);
+    expect(checkSystemPackages({ env: { PATH: '/nonexistent' }, isRoot: true, sandboxOff: true }).map((m) => m.binary)).toEqual(['git', 'bash', 'du']);
     expect(checkSystemPackages({ env: { PATH: '/nonexistent' }, isRoot: false }).map((m) => m.binary)).not.toContain('setpriv');
   });
 });
