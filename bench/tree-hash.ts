@@ -24,7 +24,8 @@ const IGNORED_DIRS = new Set(['.git', '.greenfix', 'node_modules']);
 /**
  * Why the tree hash keeps a persistent private index: between two agent steps one file changes,
  * and `git add -A` on an index with stat data re-hashes only that file; with the change feed
- * (inotify-feed.ts) not even the other files are stat-ed. Both hashes are timed on the same tree
+ * (inotify-feed.ts) not even the other files are stat-ed, no git process starts (object-batches.ts)
+ * and the index is not written (index-memo.ts): the feed's first timed hash starts the running gits. Both hashes are timed on the same tree
  * and must agree. The baseline is what a hash without that bookkeeping must do: read and hash everything.
  */
 export async function benchTreeHash(files = 20_000, runs = 5): Promise<TreeHashBench> {

@@ -3,13 +3,18 @@ import { join } from 'node:path';
 import type { ChangeFeed, FeedReport } from './change-feed.js';
 import { GitError } from './git.js';
 import { refreshBlobs, splitBlobPaths } from './blob-refresh.js';
-import { readIndexLookup, type IndexLookup } from './index-file.js';
+import type { IndexLookup } from './index-file.js';
+import type { IndexMemo } from './index-memo.js';
 import { isRuleFile } from './inotify-events.js';
 import type { EntryMap } from './index-entries.js';
+import type { ObjectBatches } from './object-batches.js';
 import { forgetRecent, recentSince, refreshPrivateIndex, runIn, type RepoHandle } from './private-index.js';
 
 /** What a path is now, as `git add` would see it: through no symlink in its directories. */
 type Kind = 'file' | 'dir' | 'gone' | 'other';
+
+/** The workspace's repository, its private index kept in memory between hashes. */
+type MemoRepo = RepoHandle & { memo: IndexMemo };
 
 const SUBMODULE_REASON = 'a submodule (its HEAD is watched by nobody)';
 
@@ -19,13 +24,15 @@ const SUBMODULE_REASON = 'a submodule (its HEAD is watched by nobody)';
  * then forgets recent stat data as after any add). Files named are re-checked by git's own stat
  * comparison (`update-index`), paths gone leave the index with everything below them, new
  * directories are added whole (`add -A` of them), new names git ignores are left out. Everything
- * that is about to be hashed is watched first, so a write after the hash reaches the next report.
+ * that is about to be hashed is watched first, so a write after the hash reaches the next report:
+ * a file the report names only for its content is (its watch reported it, and no event said its
+ * name now stands for another file), so only the report's `named` files cost the helper a round trip.
  * Tracked files whose mode stayed take a shorter way (blob-refresh.ts: hashed, no stat kept).
  * Returns why the feed cannot be followed this time (the caller then hashes everything), or
  * whether git recorded stat data (then recent stat data must be forgotten).
  */
-async function refreshFromFeed(repo: RepoHandle, feed: ChangeFeed, report: Extract<FeedReport, { trusted: true }>, oidBytes: number): Promise<{ reason: string } | { statRecorded: boolean; tree: string | undefined }> {
-  const index = readIndexLookup(repo.indexFile, oidBytes);
+async function refreshFromFeed(repo: MemoRepo, feed: ChangeFeed, objects: ObjectBatches, report: Extract<FeedReport, { trusted: true }>, oidBytes: number): Promise<{ reason: string } | { statRecorded: boolean; tree: string | undefined }> {
+  const index = repo.memo.read();
   if ('unsupported' in index) return { reason: `the private index: ${index.unsupported}` };
   if (index.hasSubmodule) return { reason: SUBMODULE_REASON };
   const dirsSeen = new Map<string, boolean>();
@@ -50,13 +57,14 @@ async function refreshFromFeed(repo: RepoHandle, feed: ChangeFeed, report: Extra
     if (rules !== undefined) return { reason: `${rules} appeared in a new directory` };
   }
   const updated = present.filter((path) => !ignored.has(path));
-  const watched = await feed.watchFiles(updated);
+  // A name the report did not name still stands for the inode whose watch reported it.
+  const watched = await feed.watchFiles(updated.filter((path) => report.named.has(path)));
   if (!watched.watching) return { reason: watched.reason };
   const { blobs, rest } = splitBlobPaths(repo.root, index, updated);
   const removed = removals(index, gone, present);
   if (removed.length > 0) await runIn(repo, ['update-index', '-z', '--index-info'], removed.map((path) => `0 ${'0'.repeat(oidBytes * 2)}\t${path}\0`).join(''));
   if (added.length > 0) await runIn(repo, ['--literal-pathspecs', 'add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], added.map((dir) => `${dir}\0`).join(''));
-  const fast = await refreshBlobs(repo, blobs, oidBytes, removed.length === 0 && added.length === 0 ? index : undefined);
+  const fast = await refreshBlobs(repo, objects, blobs, oidBytes);
   const stat = [...rest, ...fast.rest];
   if (stat.length > 0) await runIn(repo, ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], stat.map((path) => `${path}\0`).join(''));
   const gitWrote = stat.length > 0 || added.length > 0 || removed.length > 0;
@@ -117,14 +125,15 @@ export async function ignoredBelow(repo: RepoHandle, dirs: readonly string[]): P
 /**
  * `refreshPrivateIndex` with a change feed: only what the feed names is looked at when it can
  * vouch for the interval since the last hash; otherwise everything is hashed (today's refresh),
- * after the whole worktree is watched afresh. Returns whether the ignored check ran (as
- * refreshPrivateIndex), and the index's tree when this refresh already wrote it (else write-tree's).
+ * after the whole worktree is watched afresh, and hash-object starts afresh (what it read of the
+ * attributes may be stale). Returns whether the ignored check ran (as refreshPrivateIndex),
+ * and the index's tree when this refresh already wrote it (else write-tree's).
  */
-export async function refreshWithFeed(repo: RepoHandle, feed: ChangeFeed, base: EntryMap, zeroOid: string, checkIgnored: boolean): Promise<{ checked: boolean; tree: string | undefined }> {
+export async function refreshWithFeed(repo: MemoRepo, feed: ChangeFeed, objects: ObjectBatches, base: EntryMap, zeroOid: string, checkIgnored: boolean): Promise<{ checked: boolean; tree: string | undefined }> {
   const sinceSec = recentSince();
   const report = await feed.changes();
   if (report.trusted) {
-    const refreshed = await refreshFromFeed(repo, feed, report, zeroOid.length / 2);
+    const refreshed = await refreshFromFeed(repo, feed, objects, report, zeroOid.length / 2);
     if (!('reason' in refreshed)) {
       if (refreshed.statRecorded) await forgetRecent(repo, sinceSec, zeroOid.length / 2);
       return { checked: false, tree: refreshed.tree };
@@ -132,6 +141,7 @@ export async function refreshWithFeed(repo: RepoHandle, feed: ChangeFeed, base: 
     // No watch sees a submodule's HEAD: hashing everything every time, with no feed to restart.
     if (refreshed.reason === SUBMODULE_REASON) feed.close();
   }
+  objects.rereadAttributes();
   if (report.trusted || !report.off) await watchAfresh(repo, feed);
   return { checked: await refreshPrivateIndex(repo, base, zeroOid, checkIgnored), tree: undefined };
 }

@@ -14,6 +14,8 @@ import {
 import { neutralFilterEnv } from './neutral-filters.js';
 import type { ChangeFeed } from './change-feed.js';
 import { refreshWithFeed } from './feed-refresh.js';
+import { ObjectBatches } from './object-batches.js';
+import { IndexMemo } from './index-memo.js';
 import { makeSandboxGitView } from './sandbox-git-view.js';
 import { Serial } from './serial.js';
 import { diffEntries, nextSetAside, overrideLines } from './set-aside.js';
@@ -65,12 +67,14 @@ export class WorkspaceStateMismatchError extends Error {
 export class GitWorkspace implements ObservableWorkspace {
   readonly scratchDir: string;
   private readonly serial = new Serial();
-  private readonly repo: RepoHandle;
+  private readonly repo: RepoHandle & { memo: IndexMemo };
   private readonly zeroOid: string;
   private baseEntries: Promise<EntryMap> | undefined;
   /** Whether this process already dropped newly ignored entries once (see refreshPrivateIndex). */
   private ignoredChecked = false;
   private readonly feed: ChangeFeed | undefined;
+  /** The gits the feed's short way writes objects with (running between hashes). */
+  private readonly objects: ObjectBatches;
 
   private constructor(
     readonly root: string,
@@ -82,8 +86,10 @@ export class GitWorkspace implements ObservableWorkspace {
   ) {
     this.feed = changeFeed?.(root);
     this.scratchDir = join(stateDir, 'scratch');
-    this.repo = { root, gitDir: state.gitDir, indexFile: join(stateDir, 'tree.index'), configEnv };
+    const indexFile = join(stateDir, 'tree.index');
     this.zeroOid = '0'.repeat(state.baseCommit.length);
+    this.repo = { root, gitDir: state.gitDir, indexFile, configEnv, memo: new IndexMemo(indexFile, this.zeroOid.length / 2) };
+    this.objects = new ObjectBatches(this.repo);
   }
 
   get baseCommit(): string {
@@ -139,6 +145,7 @@ export class GitWorkspace implements ObservableWorkspace {
       if (lines.length === 0) return (await runIn(this.repo, ['write-tree'])).trim();
       // The overrides go into a throwaway copy: the private index keeps the real content's stat data.
       const tmp = join(this.stateDir, 'tree.index.override');
+      this.repo.memo.flush();
       copyFileSync(this.repo.indexFile, tmp);
       try {
         await runIn(this.repo, ['update-index', '--index-info'], lines.map((l) => `${l}\n`).join(''), tmp);
@@ -212,14 +219,16 @@ export class GitWorkspace implements ObservableWorkspace {
   private async refresh(base: EntryMap): Promise<string | undefined> {
     const { checked, tree } = this.feed === undefined
       ? { checked: await refreshPrivateIndex(this.repo, base, this.zeroOid, !this.ignoredChecked), tree: undefined }
-      : await refreshWithFeed(this.repo, this.feed, base, this.zeroOid, !this.ignoredChecked);
+      : await refreshWithFeed(this.repo, this.feed, this.objects, base, this.zeroOid, !this.ignoredChecked);
     if (checked) this.ignoredChecked = true;
     return tree;
   }
 
-  /** Stops the change feed (its helper process and watches); hashes after this stat every file. */
+  /** Stops the change feed (its helper process and watches) and the object gits, and writes the private index; hashes after this stat every file. */
   close(): void {
     this.feed?.close();
+    this.objects.reset();
+    this.repo.memo.flush();
   }
 
   private base(): Promise<EntryMap> {

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { runProcess } from '../util/run-process.js';
 import { clipHeadTail } from '../util/clip.js';
 import { inheritedEnv } from '../config/inherited-env.js';
@@ -84,4 +85,12 @@ export async function git(args: string[], opts: GitOptions): Promise<string> {
   if (result.exitCode !== 0) throw new GitError('exit', args, result.exitCode, stderr);
   if (result.truncated) throw new GitError('output-overflow', args, result.exitCode, stderr);
   return result.stdout;
+}
+
+/**
+ * A git that keeps running (a batch command fed on stdin: git-batch.ts), with the config and the
+ * environment of git(); GIT_FLUSH=1 so that it answers each request as it comes.
+ */
+export function spawnGit(args: readonly string[], opts: { cwd: string; env?: Record<string, string> }): ChildProcessWithoutNullStreams {
+  return spawn('git', [...HOST_GIT_CONFIG, ...args], { cwd: opts.cwd, env: gitEnv({ ...opts.env, GIT_FLUSH: '1' }), stdio: 'pipe' });
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { MODE_OFFSET, readIndexLookup, STAT_BYTES, writeIndexFile, type IndexLookup } from './index-file.js';
+import { MODE_OFFSET, rebaseLookup, STAT_BYTES, type IndexLookup } from './index-file.js';
 
 /** A tracked file's new content: the blob `git hash-object -w` made of it, and its mode. */
 export interface BlobUpdate {
@@ -27,8 +27,11 @@ export interface BlobEdit {
   mktreeInput: string;
   /** The ids computed for them, in the same order. */
   trees: string[];
-  /** Writes the edited index (entries and cache tree); call once the trees are in the object store. */
-  commit(): void;
+  /**
+   * The edited index (entries and cache tree), a copy: to keep once the trees are in the object
+   * store (index-memo.ts). Its last bytes are the checksum as read, until it is written.
+   */
+  index: IndexLookup;
 }
 
 /**
@@ -36,16 +39,14 @@ export interface BlobEdit {
  * no stat data: a later full refresh re-hashes them, and no stat of theirs can be trusted in a
  * racy second (recent-entries.ts needs not run for them). The trees above each path are rebuilt
  * here, in the cache tree, as `write-tree` would from the index, so it has nothing left to write.
- * Undefined, nothing changed, when an entry is missing or flagged, an extension records offsets,
- * or the cache tree does not cover a tree to rebuild (write-tree's work then). `read`: the file
- * as just read, if nothing wrote it since (its buffer is edited).
+ * Undefined when an entry is missing or flagged, an extension records offsets, or the cache tree
+ * does not cover a tree to rebuild (write-tree's work then). `index` itself is never changed.
  */
-export function editBlobs(indexFile: string, oidBytes: number, updates: readonly BlobUpdate[], read?: IndexLookup): BlobEdit | undefined {
-  const index = read ?? readIndexLookup(indexFile, oidBytes);
-  if ('unsupported' in index) return undefined;
-  const { data } = index;
+export function editBlobs(index: IndexLookup, oidBytes: number, updates: readonly BlobUpdate[]): BlobEdit | undefined {
   const entries = updates.map((update) => index.find(update.path));
-  if (entries.some((entry) => entry === undefined || (data.readUInt16BE(entry.at + STAT_BYTES + oidBytes) & SPECIAL_FLAGS) !== 0)) return undefined;
+  if (entries.some((entry) => entry === undefined || (index.data.readUInt16BE(entry.at + STAT_BYTES + oidBytes) & SPECIAL_FLAGS) !== 0)) return undefined;
+  const data = Buffer.from(index.data);
+  const edited = rebaseLookup(index, data);
   updates.forEach((update, i) => {
     const at = entries[i]!.at;
     data.fill(0, at, at + STAT_BYTES);
@@ -53,30 +54,30 @@ export function editBlobs(indexFile: string, oidBytes: number, updates: readonly
     Buffer.from(update.oid, 'hex').copy(data, at + STAT_BYTES);
   });
   const end = data.length - oidBytes;
-  const parts: Buffer[] = [data.subarray(0, index.extensionsAt)];
   let built: { input: string[]; trees: string[] } | undefined;
+  let tree: { at: number; old: number; bytes: Buffer } | undefined;
   for (let ext = index.extensionsAt; ext + 8 <= end; ext += 8 + data.readUInt32BE(ext + 4)) {
     const signature = data.toString('latin1', ext, ext + 4);
-    const content = data.subarray(ext + 8, ext + 8 + data.readUInt32BE(ext + 4));
     if (OFFSET_EXTENSIONS.has(signature)) return undefined;
-    if (signature !== 'TREE') {
-      parts.push(data.subarray(ext, ext + 8 + content.length));
-      continue;
-    }
-    const root = parseTree(content, oidBytes);
-    built = root && rebuild(root, index, updates.map((update) => update.path), oidBytes);
+    if (signature !== 'TREE') continue;
+    if (tree !== undefined) return undefined;
+    const root = parseTree(data.subarray(ext + 8, ext + 8 + data.readUInt32BE(ext + 4)), oidBytes);
+    built = root && rebuild(root, edited, updates.map((update) => update.path), oidBytes);
     if (root === undefined || built === undefined) return undefined;
-    const tree = serialise(root);
-    const header = Buffer.alloc(8);
-    header.write('TREE', 0, 'latin1');
-    header.writeUInt32BE(tree.length, 4);
-    parts.push(header, tree);
+    tree = { at: ext, old: data.readUInt32BE(ext + 4), bytes: serialise(root) };
   }
-  if (built === undefined) return undefined;
-  const body = Buffer.concat(parts);
-  // index.skipHash writes no checksum (zeros): keep it that way.
-  const checksum = data.subarray(end).some((byte) => byte !== 0);
-  return { mktreeInput: built.input.join('\0'), trees: built.trees, commit: () => writeIndexFile(indexFile, body, oidBytes, checksum) };
+  if (built === undefined || tree === undefined) return undefined;
+  const trees = { mktreeInput: built.input.join('\0'), trees: built.trees };
+  if (tree.bytes.length === tree.old) {
+    // As it always is: only ids changed, in trees that had one.
+    tree.bytes.copy(data, tree.at + 8);
+    return { ...trees, index: edited };
+  }
+  const header = Buffer.alloc(8);
+  header.write('TREE', 0, 'latin1');
+  header.writeUInt32BE(tree.bytes.length, 4);
+  const image = Buffer.concat([data.subarray(0, tree.at), header, tree.bytes, data.subarray(tree.at + 8 + tree.old)]);
+  return { ...trees, index: rebaseLookup(index, image) };
 }
 
 function parseTree(content: Buffer, oidBytes: number): TreeNode | undefined {

@@ -70,7 +70,18 @@ export function readIndexLookup(indexFile: string, oidBytes: number): IndexLooku
   const data = readFileSync(indexFile);
   const read = indexEntries(data, oidBytes);
   if ('unsupported' in read) return read;
-  const { entries } = read;
+  return lookupOver(data, read.entries, read.extensionsAt, read.entries.some((entry) => data.readUInt32BE(entry.at + MODE_OFFSET) === SUBMODULE));
+}
+
+/**
+ * The same lookups over `data`, an edited copy of the index whose entries lie where they lay in
+ * `index` (only bytes inside entries changed, no entry became a submodule: index-edit.ts).
+ */
+export function rebaseLookup(index: IndexLookup, data: Buffer): IndexLookup {
+  return lookupOver(data, index.entries, index.extensionsAt, index.hasSubmodule);
+}
+
+function lookupOver(data: Buffer, entries: readonly IndexEntrySpan[], extensionsAt: number, hasSubmodule: boolean): IndexLookup {
   const name = (i: number) => data.subarray(entries[i]!.nameStart, entries[i]!.nameEnd);
   /** The first entry whose name is not below `key` in byte order. */
   const lowerBound = (key: Buffer): number => {
@@ -92,7 +103,7 @@ export function readIndexLookup(indexFile: string, oidBytes: number): IndexLooku
     data,
     entries,
     lowerBound,
-    extensionsAt: read.extensionsAt,
+    extensionsAt,
     find,
     has: (path) => find(path) !== undefined,
     below(dir) {
@@ -105,18 +116,19 @@ export function readIndexLookup(indexFile: string, oidBytes: number): IndexLooku
       }
       return found;
     },
-    hasSubmodule: entries.some((entry) => data.readUInt32BE(entry.at + MODE_OFFSET) === SUBMODULE),
+    hasSubmodule,
   };
 }
 
 /**
- * Writes an index file whole: `body` (header, entries, extensions), then its checksum, unless the
- * file had none (index.skipHash writes zeros); a new file renamed over the old one.
+ * Writes an index file whole from `image` (header, entries, extensions, then the last checksum
+ * read): the checksum is computed again into its last bytes, unless those are zeros (the file had
+ * none: index.skipHash); a new file renamed over the old one.
  */
-export function writeIndexFile(indexFile: string, body: Buffer, oidBytes: number, checksum: boolean): void {
-  const sum = Buffer.alloc(oidBytes);
-  if (checksum) createHash(oidBytes === 32 ? 'sha256' : 'sha1').update(body).digest().copy(sum);
+export function writeIndexImage(indexFile: string, image: Buffer, oidBytes: number): void {
+  const end = image.length - oidBytes;
+  if (image.subarray(end).some((byte) => byte !== 0)) createHash(oidBytes === 32 ? 'sha256' : 'sha1').update(image.subarray(0, end)).digest().copy(image, end);
   const tmp = `${indexFile}.edit`;
-  writeFileSync(tmp, Buffer.concat([body, sum]), { mode: 0o600 });
+  writeFileSync(tmp, image, { mode: 0o600 });
   renameSync(tmp, indexFile);
 }

@@ -68,8 +68,8 @@ export class InotifyFeed implements ChangeFeed {
     const walked = this.accept(await this.walk(['.'], ignoredDirs));
     if (walked !== undefined) return walked;
     await this.command('s');
-    // Everything before this point is the caller's full hash to see.
-    this.events = [];
+    // What happened while the walk ran stays for the next report: the caller's full hash sees
+    // it, but a name relinked (or a directory made) behind the walk was watched as it was before.
     return this.broken === undefined ? { watching: true } : { watching: false, off: false, reason: this.broken };
   }
 

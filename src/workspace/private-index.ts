@@ -1,6 +1,8 @@
 import { copyFileSync, existsSync, renameSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from './git.js';
+import { GitBatch } from './git-batch.js';
+import type { IndexMemo } from './index-memo.js';
 import { parseLsFiles, type EntryMap } from './index-entries.js';
 import { forgetRecentStat } from './recent-entries.js';
 
@@ -12,6 +14,8 @@ export interface RepoHandle {
   indexFile: string;
   /** Config overrides as GIT_CONFIG_* variables: the repository's filter drivers off (neutral-filters.ts). */
   configEnv?: Record<string, string>;
+  /** The private index as kept in memory (index-memo.ts): written and dropped before git or a reader uses the file. */
+  memo?: IndexMemo;
 }
 
 export function repoEnv(repo: RepoHandle, indexFile = repo.indexFile): Record<string, string> {
@@ -31,11 +35,17 @@ const QUOTED = [
 ];
 
 export function runIn(repo: RepoHandle, args: string[], input?: string, indexFile?: string): Promise<string> {
+  if (indexFile === undefined || indexFile === repo.indexFile) repo.memo?.forget();
   return git([...QUOTED, ...args], {
     cwd: repo.root,
     env: repoEnv(repo, indexFile),
     ...(input === undefined ? {} : { input }),
   });
+}
+
+/** A long-running git of this worktree, as runIn would run it (git-batch.ts). */
+export function batchIn(repo: RepoHandle, args: string[]): GitBatch {
+  return new GitBatch([...QUOTED, ...args], { cwd: repo.root, env: repoEnv(repo) });
 }
 
 /**
@@ -64,6 +74,7 @@ export async function seedPrivateIndex(repo: RepoHandle, baseCommit: string): Pr
  * next add re-hashes them; an index in another format (version 4, split) is rewritten as version 2 first.
  */
 export async function forgetRecent(repo: RepoHandle, sinceSec: number, oidBytes: number): Promise<void> {
+  repo.memo?.forget();
   if (!('unsupported' in forgetRecentStat(repo.indexFile, sinceSec, oidBytes))) return;
   await runIn(repo, ['update-index', '--index-version', '2', '--no-split-index']);
   const again = forgetRecentStat(repo.indexFile, sinceSec, oidBytes);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { indexEntries, writeIndexFile } from './index-file.js';
+import { indexEntries, writeIndexImage } from './index-file.js';
 
 /** How many entries lost their stat data, or why the index could not be read (convert it first). */
 export type ForgetResult = { forgotten: number } | { unsupported: string };
@@ -24,8 +24,7 @@ export function forgetRecentStat(indexFile: string, sinceSec: number, oidBytes: 
     data.fill(0, entry, entry + 24); // ctime, mtime, dev, ino
     data.fill(0, entry + 36, entry + 40); // size
   }
-  const body = data.subarray(0, data.length - oidBytes);
-  // index.skipHash writes no checksum (zeros): keep it that way.
-  writeIndexFile(indexFile, body, oidBytes, data.subarray(body.length).some((byte) => byte !== 0));
+  // index.skipHash writes no checksum (zeros): writeIndexImage keeps it that way.
+  writeIndexImage(indexFile, data, oidBytes);
   return { forgotten: recent.length };
 }

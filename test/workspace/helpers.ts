@@ -20,3 +20,16 @@ export async function treeOfCommitInCopy(root: string, scratch: string): Promise
   await git([...IDENTITY, 'commit', '-q', '--allow-empty', '-m', 'copy'], { cwd: copy });
   return rev(copy, 'HEAD^{tree}');
 }
+
+/**
+ * The hash after `change` must be the tree `git add -A` makes of a copy of the worktree (its .git,
+ * config included, in `scratch`), and not the hash before.
+ */
+export async function expectHashSeen(ws: { treeHash(): Promise<string> }, root: string, scratch: string, change: () => void): Promise<string> {
+  const before = await ws.treeHash();
+  change();
+  const after = await ws.treeHash();
+  expect(after).toBe(await treeOfCommitInCopy(root, scratch));
+  expect(after).not.toBe(before);
+  return after;
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { GitWorkspace } from '../../src/workspace/git-workspace.js';
 import { InotifyFeed } from '../../src/workspace/inotify-feed.js';
 import { packageFile } from '../../src/util/package-file.js';
-import { treeOfCommitInCopy } from './helpers.js';
+import { expectHashSeen, treeOfCommitInCopy } from './helpers.js';
 import { RecordingFeed } from './recording-feed.js';
 import { makeRepo } from '../support/make-repo.js';
 import { TempDirs } from '../support/temp-dir.js';
@@ -45,14 +45,7 @@ async function watched(maxWatches?: number) {
 }
 
 /** The hash after `change` must be the tree `git add -A` makes of a copy of the worktree. */
-async function expectSeen(ws: GitWorkspace, root: string, change: () => void): Promise<string> {
-  const before = await ws.treeHash();
-  change();
-  const after = await ws.treeHash();
-  expect(after).toBe(await treeOfCommitInCopy(root, temp.make()));
-  expect(after).not.toBe(before);
-  return after;
-}
+const expectSeen = (ws: GitWorkspace, root: string, change: () => void): Promise<string> => expectHashSeen(ws, root, temp.make(), change);
 
 const sh = (root: string, script: string) => execFileSync('sh', ['-c', script], { cwd: root });
 
