@@ -46,7 +46,8 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const allow = SetupAllowSchema.safeParse(io.env.GREENFIX_SETUP_ALLOW ?? '');
   if (!allow.success) throw new UsageError(`GREENFIX_SETUP_ALLOW: ${allow.error.issues.map((i) => i.message).join('; ')}`);
   const modelConfig = modelConfigOf(modelSettingsFromEnv(io.env, options.model));
-  const model = createChatModel(modelConfig);
+  // The client loads while git makes the worktree: the first request is what `fix` waits for.
+  const model = createChatModel(modelConfig, {}, { loadNow: true });
   const price = priceOf(modelConfig.prices, model.name);
   const latest = await locateRun(io.env, options.repo, options.task, options.init);
   // The earlier run's worktree goes while this one's is made (a large checkout takes a while to delete).
