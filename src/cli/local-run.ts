@@ -134,9 +134,17 @@ export async function openRunWorkspace(run: LocalRun, resumeFrom: LocalState | n
   }
   const state = resumeFrom ?? openLocalState(run);
   // Who owns the worktree is the sandbox's business (Sandbox.forJob hands it to the run's uid).
-  // A repository without commits: the base is the empty tree (workspace/empty-base.ts).
-  const ref = state.get('fix')?.baseCommit ?? ((await hasCommits(run.repo)) ? 'HEAD' : await writeEmptyBase(run.repo));
   // The change feed's helper lives as long as this process (it never keeps it alive).
-  const workspace = await addWorktree({ repo: run.repo, path: run.worktree, ref, stateDir: run.stateDir, store: state.workspaceStore(), changeFeed: openChangeFeed });
+  const open = (ref: string) => addWorktree({ repo: run.repo, path: run.worktree, ref, stateDir: run.stateDir, store: state.workspaceStore(), changeFeed: openChangeFeed });
+  const saved = state.get('fix')?.baseCommit;
+  // A repository without commits: the base is the empty tree (workspace/empty-base.ts). HEAD is
+  // tried first (addWorktree resolves it before it makes anything); only when that fails is the
+  // repository asked whether it has a commit: one git process fewer on the usual path.
+  const workspace = saved !== undefined
+    ? await open(saved)
+    : await open('HEAD').catch(async (error: unknown) => {
+        if (await hasCommits(run.repo)) throw error;
+        return open(await writeEmptyBase(run.repo));
+      });
   return { workspace, state };
 }
