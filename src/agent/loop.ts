@@ -17,7 +17,7 @@ import type { AgentDeps, AgentInput, AgentOutcome } from './types.js';
 export async function runAgent(deps: AgentDeps, input: AgentInput): Promise<AgentOutcome> {
   const state = emptyAgentState();
   const start = { type: 'start', task: input.task, taskMessage: taskMessage(input.task), systemPrompt: input.systemPrompt, model: deps.model.name } as const;
-  record(deps.journal, state, { ...start, config: deps.config ?? {} });
+  await record(deps.journal, state, { ...start, config: deps.config ?? {} });
   return continueRun(deps, state);
 }
 
@@ -43,7 +43,7 @@ async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[], compa
   const reply = await query(deps, state, specs, compaction);
   if (typeof reply === 'string') return endRun(deps, state, { status: 'budget_exhausted', reason: reply, budget: 'cost' });
   if (reply instanceof ModelError) return modelErrorOutcome(deps, state, reply);
-  record(deps.journal, state, { type: 'assistant', step: state.steps + 1, message: reply.message, usage: reply.usage });
+  await record(deps.journal, state, { type: 'assistant', step: state.steps + 1, message: reply.message, usage: reply.usage });
   if (reply.truncated) return modelErrorOutcome(deps, state, truncatedError(deps));
   deps.onEvent?.({ type: 'model', step: state.steps, tokens: { ...state.tokens }, toolCalls: reply.message.toolCalls?.length ?? 0 });
   await executeCalls(deps, executorOf(deps), state);
@@ -81,8 +81,8 @@ function truncatedError(deps: AgentDeps): ModelError {
 }
 
 /** Not journaled as a finish: a retried job resumes and asks the model again. */
-function modelErrorOutcome(deps: AgentDeps, state: AgentState, err: ModelError): AgentOutcome {
-  record(deps.journal, state, { type: 'model_error', step: state.steps + 1, kind: err.kind, message: err.message });
+async function modelErrorOutcome(deps: AgentDeps, state: AgentState, err: ModelError): Promise<AgentOutcome> {
+  await record(deps.journal, state, { type: 'model_error', step: state.steps + 1, kind: err.kind, message: err.message });
   const reason = `model call failed (${err.kind}): ${err.message}`;
   const outcome = toOutcome(state, { status: 'model_error', reason, error: { kind: err.kind, message: err.message } });
   deps.onEvent?.({ type: 'done', outcome });

@@ -9,9 +9,9 @@ export function toOutcome(state: AgentState, ending: Ending): AgentOutcome {
 }
 
 /** Records a final outcome: a journal with a finish record resumes to this outcome, never to the model. */
-export function endRun(deps: AgentDeps, state: AgentState, ending: Ending): AgentOutcome {
+export async function endRun(deps: AgentDeps, state: AgentState, ending: Ending): Promise<AgentOutcome> {
   const outcome = toOutcome(state, ending);
-  record(deps.journal, state, { type: 'finish', outcome });
+  await record(deps.journal, state, { type: 'finish', outcome });
   deps.onEvent?.({ type: 'done', outcome });
   return outcome;
 }

@@ -14,8 +14,8 @@ export async function repairPending(deps: AgentDeps, execute: ExecuteToolCall, s
   for (let next = state.pending[0]; next; next = state.pending[0]) {
     const { call, started } = next;
     const tool = deps.tools.find((t) => t.name === call.name);
-    if (!started) answer(deps, state, call, { ok: false, output: NOT_STARTED }, 'not_started');
-    else if (!tool?.readOnly) answer(deps, state, call, { ok: false, output: OUTCOME_UNKNOWN }, 'outcome_unknown');
-    else answer(deps, state, call, await execute(deps.tools, call, { ...deps.toolContext, verified: state.verified }), 're_executed');
+    if (!started) await answer(deps, state, call, { ok: false, output: NOT_STARTED }, 'not_started');
+    else if (!tool?.readOnly) await answer(deps, state, call, { ok: false, output: OUTCOME_UNKNOWN }, 'outcome_unknown');
+    else await answer(deps, state, call, await execute(deps.tools, call, { ...deps.toolContext, verified: state.verified }), 're_executed');
   }
 }

@@ -15,7 +15,7 @@ export async function resumeAgent(deps: AgentDeps, records: readonly JournalReco
   const state = replayJournal(records);
   if (state.outcome) return state.outcome;
   await repairPending(deps, executorOf(deps), state);
-  return settle(deps, state) ?? continueRun(deps, state);
+  return (await settle(deps, state)) ?? continueRun(deps, state);
 }
 
 /** What a job runner calls: a fresh run on an empty journal, a resume otherwise. */

@@ -136,7 +136,7 @@ function applyResult(state: AgentState, callId: string, result: Extract<JournalE
 }
 
 /** The live loop's way to change its state: journal the record, then apply it. */
-export function record(journal: Journal, state: AgentState, entry: JournalEntry): void {
-  journal.append(entry);
+export async function record(journal: Journal, state: AgentState, entry: JournalEntry): Promise<void> {
+  await journal.append(entry);
   applyRecord(state, entry);
 }

@@ -56,7 +56,7 @@ export async function runCommand(line: string, ctx: CommandContext): Promise<Com
     }
     case '/tests': {
       const result = await executeToolCall(session.deps.tools, { name: 'run_tests', arguments: '{}' }, { ...session.deps.toolContext, verified: session.state.verified });
-      if (result.verified) record(session.journal, session.state, { type: 'verified', tree: result.verified });
+      if (result.verified) await record(session.journal, session.state, { type: 'verified', tree: result.verified });
       out(result.output);
       return 'continue';
     }
@@ -131,7 +131,7 @@ async function undo(ctx: CommandContext): Promise<CommandResult> {
     if (ctx.fileOwner) chownSync(file, ctx.fileOwner.uid, ctx.fileOwner.gid);
   }
   const note = changed.length === 0 ? 'the last request changed no file' : `reverted ${changed.join(', ')}`;
-  record(session.journal, session.state, { type: 'observation', step: session.state.steps, text: `[the user undid the last request's edits: ${note}]` });
+  await record(session.journal, session.state, { type: 'observation', step: session.state.steps, text: `[the user undid the last request's edits: ${note}]` });
   out(note);
   return 'continue';
 }

@@ -56,9 +56,9 @@ export async function runTurn(session: ChatSession, text: string, interrupt: Abo
   if (state.pending.length > 0) await repairPending(deps, executorOf(deps), state);
   if (state.messages.length === 0) {
     const start = { type: 'start', task: text, taskMessage: taskMessageOf(text), systemPrompt: session.systemPrompt, model: deps.model.name } as const;
-    record(journal, state, { ...start, config: deps.config ?? {} });
+    await record(journal, state, { ...start, config: deps.config ?? {} });
   } else {
-    record(journal, state, { type: 'turn', text });
+    await record(journal, state, { type: 'turn', text });
   }
   try {
     const outcome = await continueRun(deps, state);
@@ -67,7 +67,7 @@ export async function runTurn(session: ChatSession, text: string, interrupt: Abo
   } catch (error) {
     if (!interrupt.aborted) throw error;
     if (state.pending.length > 0) await repairPending({ ...deps, toolContext: session.deps.toolContext }, executorOf(deps), state);
-    record(journal, state, { type: 'observation', step: state.steps, text: INTERRUPTED });
+    await record(journal, state, { type: 'observation', step: state.steps, text: INTERRUPTED });
     session.turns.push({ text, outcome: 'interrupted (Ctrl-C)' });
     return { kind: 'interrupted' };
   }

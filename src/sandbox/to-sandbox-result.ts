@@ -1,4 +1,4 @@
-import type { ProcessResult } from '../util/run-process.js';
+import type { ProcessResult } from '../util/spawn-process.js';
 import type { SandboxResult } from './types.js';
 
 /** The sandbox's view of a finished process (drops the runner-only byte count). */

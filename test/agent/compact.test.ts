@@ -123,8 +123,8 @@ describe('handoff summaries when the context is full', () => {
     const live = new SessionModel();
     const d = deps(live);
     const crashAfterCompaction: Journal = {
-      append(entry) {
-        d.journal.append(entry);
+      async append(entry) {
+        await d.journal.append(entry);
         if (entry.type === 'compaction') throw new Killed('kill -9 right after the compaction record');
       },
     };

@@ -29,11 +29,11 @@ describe('crashingJournal', () => {
     expect(journal.path).toBe(deps.journal.path);
   });
 
-  it('does not count the results a resume writes for repaired calls', () => {
+  it('does not count the results a resume writes for repaired calls', async () => {
     const seen: string[] = [];
     const deps = testDeps(tmp, new InlineModel([]), []);
     const journal = crashingJournal(deps.journal, { reach: (point) => seen.push(point) });
-    journal.append({ type: 'tool_end', callId: 'c', name: 'echo', result: { ok: false, output: 'not started' }, repair: 'not_started' });
+    await journal.append({ type: 'tool_end', callId: 'c', name: 'echo', result: { ok: false, output: 'not started' }, repair: 'not_started' });
     expect(seen).toEqual([]);
     expect(readJournal(deps.journal.path).map((r) => r.type)).toEqual(['tool_end']);
   });

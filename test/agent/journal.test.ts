@@ -23,16 +23,16 @@ describe('journal', () => {
   });
   afterEach(() => tmp.cleanup());
 
-  it('writes one stamped JSON line per record and reads them back', () => {
+  it('writes one stamped JSON line per record and reads them back', async () => {
     const j = openJournal(file, () => 42);
-    j.append(start);
-    j.append(assistant);
+    await j.append(start);
+    await j.append(assistant);
     j.close();
     expect(fs.readFileSync(file, 'utf8').split('\n')).toHaveLength(3);
     expect(readJournal(file)).toEqual([{ ...start, at: 42 }, { ...assistant, at: 42 }]);
   });
 
-  it('redacts at write, by the rules the run log renders with: token-shaped output never reaches the disk', () => {
+  it('redacts at write, by the rules the run log renders with: token-shaped output never reaches the disk', async () => {
     const output = [
       `GITHUB_TOKEN=${S.githubClassicToken}`,
       `aws_access_key_id = ${S.awsAccessKeyId}`,
@@ -45,8 +45,8 @@ describe('journal', () => {
       '3 tests passed',
     ].join('\n');
     const j = openJournal(file, () => 1, ['kept-secret-12345']);
-    j.append({ type: 'tool_end', callId: 'c1', name: 'run', result: { ok: true, output } });
-    j.append({ type: 'observation', step: 1, text: `npm whoami: ${S.githubServerToken}` });
+    await j.append({ type: 'tool_end', callId: 'c1', name: 'run', result: { ok: true, output } });
+    await j.append({ type: 'observation', step: 1, text: `npm whoami: ${S.githubServerToken}` });
     j.close();
     const disk = fs.readFileSync(file, 'utf8');
     for (const value of [S.githubClassicToken, S.githubServerToken, S.awsAccessKeyId, S.jwt, S.pemBody, '0123456789abcdef0123456789abcdef01234567', 'kept-secret-12345']) {
@@ -59,11 +59,11 @@ describe('journal', () => {
     expect(text).toContain('3 tests passed');
   });
 
-  it('a tool call whose arguments hold a token stays valid JSON once redacted', () => {
+  it('a tool call whose arguments hold a token stays valid JSON once redacted', async () => {
     const args = JSON.stringify({ command: `echo "token=${S.githubClassicToken}" && echo password=hunter2\\x` });
     const j = openJournal(file, () => 1);
-    j.append({ type: 'tool_start', step: 1, callId: 'c1', name: 'run', args });
-    j.append({ ...assistant, message: { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'run', arguments: args }] } });
+    await j.append({ type: 'tool_start', step: 1, callId: 'c1', name: 'run', args });
+    await j.append({ ...assistant, message: { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'run', arguments: args }] } });
     j.close();
     const [start, reply] = readJournal(file);
     const written = start!.type === 'tool_start' ? start!.args : '';
@@ -73,19 +73,19 @@ describe('journal', () => {
     expect(fs.readFileSync(file, 'utf8')).not.toContain(S.githubClassicToken);
   });
 
-  it('ignores a torn last line, and a reopened journal cuts it so new records stay whole', () => {
+  it('ignores a torn last line, and a reopened journal cuts it so new records stay whole', async () => {
     const j = openJournal(file);
-    j.append(start);
+    await j.append(start);
     j.close();
     fs.appendFileSync(file, '{"type":"assistant","step":1,"mess'); // what kill -9 mid-write leaves
     expect(readJournal(file).map((r) => r.type)).toEqual(['start']);
     const again = openJournal(file);
-    again.append(assistant);
+    await again.append(assistant);
     again.close();
     expect(readJournal(file).map((r) => r.type)).toEqual(['start', 'assistant']);
   });
 
-  it('refuses a damaged line that is not the last', () => {
+  it('refuses a damaged line that is not the last', async () => {
     fs.writeFileSync(file, `${JSON.stringify({ ...start, at: 1 })}\n{"type":"nonsense"}\n${JSON.stringify({ ...assistant, at: 2 })}\n`);
     expect(() => readJournal(file)).toThrow(JournalCorruptError);
     try {
@@ -95,14 +95,14 @@ describe('journal', () => {
     }
   });
 
-  it('refuses to write a record that is not one', () => {
+  it('refuses to write a record that is not one', async () => {
     const j = openJournal(file);
     tmp.defer(() => j.close());
     expect(() => j.append({ type: 'warning', step: 'one' } as never)).toThrow();
     expect(readJournal(file)).toEqual([]);
   });
 
-  it("keeps what a provider needs back (DeepSeek's reasoning, Gemini's extra_content) and estimated usage, so a resumed run sends them again", () => {
+  it("keeps what a provider needs back (DeepSeek's reasoning, Gemini's extra_content) and estimated usage, so a resumed run sends them again", async () => {
     const j = openJournal(file, () => 7);
     const reply: JournalEntry = {
       type: 'assistant',
@@ -110,7 +110,7 @@ describe('journal', () => {
       message: { role: 'assistant', content: null, reasoning: 'think', toolCalls: [{ id: 'c1', name: 'echo', arguments: '{}', extra: { google: { thought_signature: 'c2ln' } } }] },
       usage: { promptTokens: 10, completionTokens: 5, reasoningTokens: 3, estimated: true },
     };
-    j.append(reply);
+    await j.append(reply);
     j.close();
     expect(readJournal(file)).toEqual([{ ...reply, at: 7 }]);
   });

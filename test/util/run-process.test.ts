@@ -1,7 +1,11 @@
-import { runProcess } from '../../src/util/run-process.js';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { clipHeadTail } from '../../src/util/clip.js';
-
-import { readFileSync } from 'node:fs';
+import { RegularFileError } from '../../src/util/regular-file.js';
+import { runProcess as runFromSource } from '../../src/util/run-process.js';
+import type { ProcessRequest, ProcessResult } from '../../src/util/spawn-process.js';
 
 /** Alive = exists and is not a zombie waiting for a reaper. */
 function isAlive(pid: number): boolean {
@@ -14,7 +18,31 @@ function isAlive(pid: number): boolean {
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
-describe('runProcess', () => {
+/** The compiled module (`npm test` builds first): only there does runProcess start processes from its own thread. */
+const DIST = resolve('dist/src/util');
+type Run = (req: ProcessRequest) => Promise<ProcessResult>;
+interface Dist {
+  runProcess: Run;
+  RegularFileError: typeof RegularFileError;
+}
+const dist = async (): Promise<Dist> => {
+  if (!existsSync(join(DIST, 'process-thread.js'))) throw new Error(`${DIST}/process-thread.js is missing: run npm run build first`);
+  const { runProcess } = (await import(pathToFileURL(join(DIST, 'run-process.js')).href)) as { runProcess: Run };
+  const file = (await import(pathToFileURL(join(DIST, 'regular-file.js')).href)) as { RegularFileError: typeof RegularFileError };
+  return { runProcess, RegularFileError: file.RegularFileError };
+};
+
+describe.each([
+  ['from the calling thread (TypeScript sources)', async (): Promise<Dist> => ({ runProcess: runFromSource, RegularFileError })],
+  ['from the process thread (compiled)', dist],
+])('runProcess %s', (_how, load) => {
+  let runProcess: Run;
+  let Refusal: typeof RegularFileError;
+  let dir: string;
+  beforeAll(async () => ({ runProcess, RegularFileError: Refusal } = await load()));
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'gf-run-process-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
   it('returns the real exit code and output', async () => {
     const r = await runProcess({ argv: ['bash', '-c', 'echo out; echo err >&2; exit 7'], cwd: '/', env, timeoutMs: 10_000 });
     expect(r).toMatchObject({ exitCode: 7, timedOut: false, stdout: 'out\n', stderr: 'err\n', truncated: false });
@@ -36,11 +64,60 @@ describe('runProcess', () => {
     expect(isAlive(pid)).toBe(false);
   });
 
+  it('kills the whole group when the signal aborts', async () => {
+    const abort = new AbortController();
+    const pidFile = join(dir, 'pid');
+    const running = runProcess({ argv: ['bash', '-c', `sleep 300 & echo $! > ${pidFile}; wait`], cwd: '/', env, timeoutMs: 60_000, signal: abort.signal });
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8') === '') await new Promise((r) => setImmediate(r));
+    abort.abort();
+    const r = await running;
+    expect(r).toMatchObject({ aborted: true, timedOut: false });
+    expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+  });
+
+  it('feeds stdin and each extra descriptor its bytes', async () => {
+    const r = await runProcess({ argv: ['bash', '-c', 'cat; cat <&3; cat <&4'], cwd: '/', env, timeoutMs: 10_000, stdin: 'in,', extraFds: [Buffer.from('three,'), Buffer.from([0x66, 0x6f, 0x75, 0x72])] });
+    expect(r.stdout).toBe('in,three,four');
+  });
+
+  it('writes the output file, and refuses one that is a symlink with the same typed error', async () => {
+    const out = join(dir, 'out.txt');
+    await runProcess({ argv: ['bash', '-c', 'echo a; echo b >&2'], cwd: '/', env, timeoutMs: 10_000, outputFile: out });
+    expect(readFileSync(out, 'utf8')).toMatch(/^(a\nb\n|b\na\n)$/);
+    symlinkSync(join(dir, 'elsewhere'), join(dir, 'link'));
+    const refused = await runProcess({ argv: ['true'], cwd: '/', env, timeoutMs: 10_000, outputFile: join(dir, 'link') }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(Refusal);
+    expect(refused).toMatchObject({ reason: 'symlink', path: join(dir, 'link') });
+  });
+
+  it('rejects a program that does not exist with its errno code', async () => {
+    const e = await runProcess({ argv: ['/nonexistent/greenfix-no-such-program'], cwd: '/', env, timeoutMs: 10_000 }).catch((error: unknown) => error);
+    expect(e).toMatchObject({ code: 'ENOENT', message: expect.stringContaining('ENOENT') });
+  });
+
   it('does not inherit the parent environment', async () => {
     process.env.GREENFIX_TEST_SECRET = 'hunter2';
     const r = await runProcess({ argv: ['bash', '-c', 'env'], cwd: '/', env, timeoutMs: 10_000 });
     delete process.env.GREENFIX_TEST_SECRET;
     expect(r.stdout).not.toContain('hunter2');
+  });
+});
+
+describe('runProcess from the process thread (compiled)', () => {
+  it("runs the child while the caller's thread is busy: the child's output is drained, not left for the caller's event loop", async () => {
+    const { runProcess } = await dist();
+    const dir = mkdtempSync(join(tmpdir(), 'gf-run-process-'));
+    try {
+      const done = join(dir, 'done');
+      // 1 MB through a 64 KB pipe: the child finishes only if someone reads while this thread does not.
+      const running = runProcess({ argv: ['bash', '-c', `head -c 1000000 /dev/zero; echo > ${done}`], cwd: '/', env, timeoutMs: 60_000 });
+      const deadline = Date.now() + 30_000;
+      while (!existsSync(done) && Date.now() < deadline); // this thread never yields until the child is done
+      expect(existsSync(done)).toBe(true);
+      expect((await running).outputBytes).toBe(1_000_001 - 1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
