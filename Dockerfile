@@ -29,7 +29,7 @@ WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY native ./native
-COPY scripts/build-native.mjs ./scripts/
+COPY scripts/build-native.mjs scripts/bundle-cli.mjs ./scripts/
 # `npm ci` runs `prepare`, which builds dist/ (typescript is a dev dependency); then the dev dependencies go.
 RUN npm ci && npm prune --omit=dev
 

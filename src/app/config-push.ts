@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CONFIG_PATH } from '../config/parse-repo-config.js';
 
 const Pushed = z.object({

@@ -1,12 +1,19 @@
 import { git } from '../workspace/git.js';
 
-/** How the CLI names the base to a person: the branch checked out in the repository, with the commit. */
-export async function baseName(repo: string, baseCommit: string): Promise<string> {
-  const short = baseCommit.slice(0, 7);
+/**
+ * The ref HEAD names in the repository (`refs/heads/main`), or null: detached, unreadable. One git
+ * process that `greenfix fix` asks once: the base's name and the dependency cache's scope both use it.
+ */
+export async function headRef(repo: string): Promise<string | null> {
   try {
-    const branch = (await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], { cwd: repo })).trim();
-    return branch ? `${branch} @ ${short}` : short;
+    return (await git(['symbolic-ref', '--quiet', 'HEAD'], { cwd: repo })).trim() || null;
   } catch {
-    return short;
+    return null;
   }
+}
+
+/** How the CLI names the base to a person: the branch checked out in the repository (headRef), with the commit. */
+export function baseName(head: string | null, baseCommit: string): string {
+  const short = baseCommit.slice(0, 7);
+  return head ? `${head.replace(/^refs\/heads\//, '')} @ ${short}` : short;
 }

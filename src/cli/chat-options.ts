@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_BUDGETS } from '../config/budget-defaults.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';
 import { DEFAULT_APPROVE } from './approvals.js';

@@ -14,6 +14,7 @@ import { StateFileError } from '../fix/state-file.js';
 import { parentOfBase } from '../workspace/empty-base.js';
 import { pruneWorktrees, removeWorktree, removeWorktreeFiles } from '../workspace/worktree.js';
 import { existsSync, rmSync } from 'node:fs';
+import * as z from 'zod';
 import { rm } from 'node:fs/promises';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { FIX_USAGE, parseFixOptions, type FixOptions } from './fix-options.js';
@@ -24,6 +25,9 @@ import { workdirProblem } from './workdir-check.js';
 
 /** `greenfix fix`: parse, run, and turn every failure into a clear message and an exit code. */
 export async function fixCommand(argv: string[], io: CliIo): Promise<number> {
+  // One run parses each schema once or a few times: zod's compiled fast path (generated with
+  // `new Function` at a schema's first parse) costs more to make than it saves here. Same results.
+  z.config({ jitless: true });
   try {
     const options = parseFixOptions(argv, io.cwd);
     if (options === 'help') {
@@ -46,7 +50,8 @@ async function fix(options: FixOptions, io: CliIo): Promise<number> {
   const allow = SetupAllowSchema.safeParse(io.env.GREENFIX_SETUP_ALLOW ?? '');
   if (!allow.success) throw new UsageError(`GREENFIX_SETUP_ALLOW: ${allow.error.issues.map((i) => i.message).join('; ')}`);
   const modelConfig = modelConfigOf(modelSettingsFromEnv(io.env, options.model));
-  const model = createChatModel(modelConfig);
+  // The client loads while git makes the worktree: the first request is what `fix` waits for.
+  const model = createChatModel(modelConfig, {}, { loadNow: true });
   const price = priceOf(modelConfig.prices, model.name);
   const latest = await locateRun(io.env, options.repo, options.task, options.init);
   // The earlier run's worktree goes while this one's is made (a large checkout takes a while to delete).

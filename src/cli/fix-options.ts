@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { UsageError } from './exit-codes.js';
 import { DEFAULT_BUDGETS } from '../config/budget-defaults.js';
 import { FIX_CONTEXT } from '../fix/defaults.js';

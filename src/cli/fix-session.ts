@@ -6,7 +6,7 @@ import type { ChatModel } from '../model/types.js';
 import type { GitWorkspace } from '../workspace/git-workspace.js';
 import type { Commands } from '../workspace/types.js';
 import { removeWorktree } from '../workspace/worktree.js';
-import { baseName } from './base-name.js';
+import { baseName, headRef } from './base-name.js';
 import type { FixOptions } from './fix-options.js';
 import { reportFix } from './fix-report.js';
 import type { CliIo } from './io.js';
@@ -36,8 +36,8 @@ export interface FixSessionOptions {
  */
 export async function fixSession(s: FixSessionOptions): Promise<number> {
   const { options, io, run, state, workspace, commands, model, price, warn } = s;
-  const named = baseName(run.repo, workspace.baseCommit);
-  const caches = localCaches(run, io, warn);
+  const head = headRef(run.repo);
+  const caches = localCaches(run, io, warn, head);
   caches.catch(() => undefined); // awaited below, before anything needs releasing
   const image = await localImage(io, run.workdir, workspace.root);
   // The sandbox follows the commands: the user's toolchains they resolve to are shown read-only
@@ -45,8 +45,8 @@ export async function fixSession(s: FixSessionOptions): Promise<number> {
   const place = { ...run, dataDirs: await localDataDirs(run) };
   const toolchains = await localToolchains(io, place, commands);
   if (!image && toolchains.visible.length > 0) io.stderr(`greenfix: toolchains shown read-only: ${toolchains.visible.map((v) => `${v.path} (${v.what})`).join(', ')}`);
-  const ready = Promise.all([createLocalSandbox(io, place, toolchains), named, caches]);
-  const [sandbox, base, cacheInput] = await ready.catch((error: unknown) => {
+  const ready = Promise.all([createLocalSandbox(io, place, toolchains), head, caches]);
+  const [sandbox, branch, cacheInput] = await ready.catch((error: unknown) => {
     image?.release();
     throw error;
   });
@@ -56,7 +56,7 @@ export async function fixSession(s: FixSessionOptions): Promise<number> {
   });
   const environment = toolchainEnvironment(toolchains);
   const input = localFixInput({
-    options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: base,
+    options, run, state, workspace, commands, model, price, sandbox: jobSandbox, env: io.env, stderr: io.stderr, baseName: baseName(branch, workspace.baseCommit),
     ...(environment ? { environment } : {}), ...cacheInput,
   });
   const result = await runFix(input).finally(async () => {

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { hasCommits, writeEmptyBase } from '../workspace/empty-base.js';
 import { git } from '../workspace/git.js';
 import type { GitWorkspace } from '../workspace/git-workspace.js';
 import { addWorktree, removeWorktree } from '../workspace/worktree.js';
 import { openChangeFeed } from '../workspace/inotify-feed.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { StateFile } from '../fix/state-file.js';
 import { UsageError } from './exit-codes.js';
 import { latestRunNumber, withRunNumber } from './run-numbers.js';
@@ -19,6 +19,8 @@ export interface LocalRun {
   /** GREENFIX_WORKDIR (or its default); runs live in its `runs/`. */
   workdir: string;
   repo: string;
+  /** The repository's object store (realpath), as locateRun found it with the repository (local-sandbox.ts localDataDirs). */
+  objectStore?: string;
   /** `<repo hash>-<task slug>`: every run of this task in this repository. */
   runKey: string;
   /** The task's slug (slug.ts); `slug` adds the run's number from the second run on. */
@@ -50,17 +52,19 @@ export async function locateRun(env: Record<string, string | undefined>, repoArg
   const workdir = localWorkdir(env);
   const foreign = ownWorkdirProblem(workdir, process.getuid?.());
   if (foreign) throw new UsageError(foreign);
-  const repo = await repositoryRoot(repoArg, init);
+  const { repo, objectStore } = await repositoryRoot(repoArg, init);
   const slug = taskSlug(task);
   const repoKey = createHash('sha256').update(repo).digest('hex').slice(0, 8);
   const runs = join(workdir, 'runs');
-  return runAt(workdir, repo, runs, `${repoKey}-${slug}`, slug, latestRunNumber(runs, `${repoKey}-${slug}`));
+  const run = runAt(workdir, repo, runs, `${repoKey}-${slug}`, slug, latestRunNumber(runs, `${repoKey}-${slug}`));
+  return objectStore === undefined ? run : { ...run, objectStore };
 }
 
 /** The run after `run` for the same task: its own directory and branch (suffix -2, -3…). */
 export function nextRun(run: LocalRun): LocalRun {
   const runs = join(run.workdir, 'runs');
-  return runAt(run.workdir, run.repo, runs, run.runKey, run.taskSlug, latestRunNumber(runs, run.runKey) + 1);
+  const next = runAt(run.workdir, run.repo, runs, run.runKey, run.taskSlug, latestRunNumber(runs, run.runKey) + 1);
+  return run.objectStore === undefined ? next : { ...next, objectStore: run.objectStore };
 }
 
 function runAt(workdir: string, repo: string, runs: string, runKey: string, taskSlugText: string, n: number): LocalRun {
@@ -83,16 +87,29 @@ function runAt(workdir: string, repo: string, runs: string, runKey: string, task
   };
 }
 
-/** The repository's top level; with `init`, a directory that is not a repository becomes one. */
-async function repositoryRoot(dir: string, init: boolean): Promise<string> {
+/** The repository's top level and object store; with `init`, a directory that is not a repository becomes one. */
+async function repositoryRoot(dir: string, init: boolean): Promise<{ repo: string; objectStore?: string }> {
   if (!existsSync(dir)) throw new UsageError(`--repo ${dir} does not exist`);
   try {
-    return (await git(['rev-parse', '--show-toplevel'], { cwd: dir })).trim();
+    return await rootAndObjects(dir);
   } catch {
     if (!init) throw new UsageError(`--repo ${dir} is not a git repository (or has no work tree); --init makes it one`);
   }
   await git(['init', '--quiet'], { cwd: dir });
-  return (await git(['rev-parse', '--show-toplevel'], { cwd: dir })).trim();
+  return rootAndObjects(dir);
+}
+
+/**
+ * One rev-parse: the top level, then the common dir (relative to `dir`), whose objects/ is the
+ * store; none when that does not resolve (localDataDirs asks again, and says why).
+ */
+async function rootAndObjects(dir: string): Promise<{ repo: string; objectStore?: string }> {
+  const [repo = '', ...common] = (await git(['rev-parse', '--show-toplevel', '--git-common-dir'], { cwd: dir })).trim().split('\n');
+  try {
+    return { repo, objectStore: realpathSync(join(resolve(dir, common.join('\n')), 'objects')) };
+  } catch {
+    return { repo };
+  }
 }
 
 /** A local run's state file: the same shape as a job's, without a `job` section. */
@@ -117,9 +134,17 @@ export async function openRunWorkspace(run: LocalRun, resumeFrom: LocalState | n
   }
   const state = resumeFrom ?? openLocalState(run);
   // Who owns the worktree is the sandbox's business (Sandbox.forJob hands it to the run's uid).
-  // A repository without commits: the base is the empty tree (workspace/empty-base.ts).
-  const ref = state.get('fix')?.baseCommit ?? ((await hasCommits(run.repo)) ? 'HEAD' : await writeEmptyBase(run.repo));
   // The change feed's helper lives as long as this process (it never keeps it alive).
-  const workspace = await addWorktree({ repo: run.repo, path: run.worktree, ref, stateDir: run.stateDir, store: state.workspaceStore(), changeFeed: openChangeFeed });
+  const open = (ref: string) => addWorktree({ repo: run.repo, path: run.worktree, ref, stateDir: run.stateDir, store: state.workspaceStore(), changeFeed: openChangeFeed });
+  const saved = state.get('fix')?.baseCommit;
+  // A repository without commits: the base is the empty tree (workspace/empty-base.ts). HEAD is
+  // tried first (addWorktree resolves it before it makes anything); only when that fails is the
+  // repository asked whether it has a commit: one git process fewer on the usual path.
+  const workspace = saved !== undefined
+    ? await open(saved)
+    : await open('HEAD').catch(async (error: unknown) => {
+        if (await hasCommits(run.repo)) throw error;
+        return open(await writeEmptyBase(run.repo));
+      });
   return { workspace, state };
 }

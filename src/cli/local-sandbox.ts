@@ -42,9 +42,12 @@ export async function localToolchains(io: CliIo, local: LocalPlace, commands: Lo
 /** Where a local command runs; `dataDirs` (localDataDirs) when the caller already has them: one git process fewer per use. */
 export type LocalPlace = { workdir: string; repo: string; dataDirs?: readonly string[] };
 
-/** greenfix's own data a local command's sandbox must treat as such: the workdir and the repository's object store. */
-export async function localDataDirs(local: { workdir: string; repo: string }): Promise<string[]> {
-  return [local.workdir, await objectStoreOf(local.repo)];
+/**
+ * greenfix's own data a local command's sandbox must treat as such: the workdir and the repository's
+ * object store (`objectStore` when the caller knows it already, as locateRun does: one git process fewer).
+ */
+export async function localDataDirs(local: { workdir: string; repo: string; objectStore?: string }): Promise<string[]> {
+  return [local.workdir, local.objectStore ?? (await objectStoreOf(local.repo))];
 }
 
 /** What the sandbox sees of the user's toolchains, as one string (baseline-cache.ts keys baselines on it); undefined: nothing of theirs. */

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * zod issues as sentences a person fixing a YAML file or an environment can act on:

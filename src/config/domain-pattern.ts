@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A setup egress allow-list entry (`network.allow`, GREENFIX_SETUP_ALLOW): an exact domain name

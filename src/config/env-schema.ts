@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SetupAllowSchema } from './domain-pattern.js';
 import { MODEL_PROFILE_NAMES, REASONING_EFFORTS } from './model-profile-names.js';
 

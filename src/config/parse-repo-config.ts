@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeIssue, formatPath, kindOf } from './describe-issue.js';
 import { didYouMean } from './did-you-mean.js';
 import { RepoConfigSchema, type RepoConfig } from './repo-config.js';

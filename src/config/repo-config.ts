@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_BUDGETS } from './budget-defaults.js';
 import { DomainPatternSchema } from './domain-pattern.js';
 

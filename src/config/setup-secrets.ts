@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SECRET_NAME } from './repo-config.js';
 
 /**

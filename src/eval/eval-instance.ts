@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A test list as SWE-bench writes it (a JSON string holding an array) or as a plain array. */
 const TestList = z.preprocess((value) => {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readJournal } from '../agent/journal.js';
 import { runTestCommand } from '../agent/test-run.js';
 import { baselineCacheDir } from '../fix/baseline-cache.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { baselineSummarySchema, testReportSchema } from '../verify/test-evidence.js';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
 

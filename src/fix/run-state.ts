@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { baselineSummarySchema, testReportSchema } from '../verify/test-evidence.js';
 
 /**

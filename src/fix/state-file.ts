@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { fromRecord, toRecord, WorkspaceRecordSchema, type WorkspaceRecord, type WorkspaceStateStore } from '../workspace/workspace-state.js';
 import { RunStateSchema, type RunState, type RunStateStore } from './run-state.js';
 

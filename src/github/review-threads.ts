@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { call } from './errors.js';
 import type { HostDeps } from './host-deps.js';
 import type { ReviewThread } from './types.js';

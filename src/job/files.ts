@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { StateFile, StateFileError } from '../fix/state-file.js';
 import { cleanRoomDir } from '../workspace/clean-room.js';
 import { removeWorktree } from '../workspace/worktree.js';

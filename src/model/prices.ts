@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from './config-error.js';
 
 /** USD per million tokens. `cached_input` defaults to `input` (an endpoint without a cache discount). */

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from './config-error.js';
 
 /** One assistant turn of a script. `arguments` as a string is sent verbatim (to test invalid JSON). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { estimateTokens } from './estimate-tokens.js';
 import { ModelError } from './errors.js';
 import type { ProviderProfile } from './provider-profile.js';

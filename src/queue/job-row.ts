@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Job } from './types.js';
 import { CorruptJobError } from './errors.js';
 import { jobRequestSchema } from './job-request-schema.js';

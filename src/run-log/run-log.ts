@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { JournalRecord, RepairKind, verifiedTreeSchema } from '../agent/journal-schema.js';
 import { evidenceLines } from '../agent/tools/test-verdict-text.js';
 import { redactText } from '../util/redact-text.js';

@@ -99,8 +99,12 @@ interface JobResources {
   owner: FileOwner | null;
   /** The job's environment image, its root read-only as / (image-plan.ts); null: the host's userland. */
   image: SandboxImage | null;
-  /** Null: the /etc entries are bound one by one (one-off commands, an image, or the copy failed). */
-  etcView: EtcView | null;
+  /**
+   * The job's /etc view, made at its first command that needs it (none runs before `greenfix fix`'s
+   * first model request when the baseline is cached) and kept for the job. Null: the /etc entries
+   * are bound one by one (one-off commands, an image, or the copy failed).
+   */
+  etcView: () => EtcView | null;
   cgroups: JobCgroups | null;
 }
 
@@ -182,7 +186,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     const env = sandboxEnvironment({ ...(inImage ? {} : options.baseEnv), ...egress?.env, ...(egress ? inImage?.env : {}), ...request.env }, { home: HOME, path: inImage ? DEFAULT_SANDBOX_PATH : options.path });
     // Descriptors from 3 on: the seccomp program, then the files bwrap mounts from data.
     // A job's /etc copy is the host's: an image's /etc comes with its root (image-plan.ts).
-    const etcView = egress || inImage ? null : job.etcView;
+    const etcView = egress || inImage ? null : job.etcView();
     const identity = inImage ? inImage.identity : owner && !etcView ? sandboxIdentity(owner, HOME, hostIdentity) : [];
     const secrets = checkSecrets(request);
     const firstDataFd = SECCOMP_FD + (filter ? 1 : 0);
@@ -233,7 +237,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   const runOnce = async (request: SandboxRequest): Promise<SandboxResult> => {
     const cgroups = jobCgroups();
     try {
-      return await runAs(request, { owner: options.runAs, image: null, etcView: null, cgroups });
+      return await runAs(request, { owner: options.runAs, image: null, etcView: () => null, cgroups });
     } finally {
       await cgroups?.removeAll();
     }
@@ -256,10 +260,15 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
         lease?.release();
         throw error;
       }
+      let etcView: EtcView | null | undefined;
       const job: JobResources = {
         owner,
         image,
-        etcView: image ? null : makeEtcView({ etc, identity: owner ? sandboxIdentity(owner, HOME, hostIdentity) : [] }),
+        etcView: () => {
+          // Once: a copy that failed (null) is not tried again for this job.
+          if (etcView === undefined) etcView = image ? null : makeEtcView({ etc, identity: owner ? sandboxIdentity(owner, HOME, hostIdentity) : [] });
+          return etcView;
+        },
         cgroups: jobCgroups(),
       };
       return createJobSandbox({
@@ -272,7 +281,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
         release: async () => {
           // The cgroups first: nothing of the job may still run when its uid goes back.
           await job.cgroups?.removeAll();
-          job.etcView?.remove();
+          etcView?.remove();
           lease?.release();
         },
       });

@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { runProcess } from '../util/run-process.js';
 import { defaultAppDirs } from './app-dirs.js';
 import { createBwrapSandbox } from './bwrap-sandbox.js';

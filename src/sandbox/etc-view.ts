@@ -28,7 +28,7 @@ export interface EtcViewOptions {
  * sandbox uid) and writes the identity files over theirs, in a new 0755 directory; a directory entry (alternatives, fonts…) gets an empty mount point and stays a bind
  * of the host's, live. One bind of the view and one per directory replace some thirty binds and
  * the descriptors of every command's passwd and group: bwrap spent a quarter of a command's launch
- * on them. Made per job, so what an administrator changes in /etc reaches the next job. Null when
+ * on them. Made per job (at its first command), so what an administrator changes in /etc reaches the next job. Null when
  * an entry is neither a file nor a directory: the caller binds the entries one by one as before.
  */
 export function makeEtcView(options: EtcViewOptions): EtcView | null {

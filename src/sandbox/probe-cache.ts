@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node
 import { arch, release, version } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileAtomic } from '../util/write-file-atomic.js';
 
 /** What a passed probe decided: null, or why commands run without the cgroups found (joining them failed). */
@@ -30,7 +30,8 @@ const USERNS_SYSCTLS = ['/proc/sys/kernel/unprivileged_userns_clone', '/proc/sys
  * each tool of the launch chain (path, inode, size, mtime, ctime: an upgrade or a swap changes it),
  * the kernel (release, build) and its user-namespace sysctls, the architecture, the uid and the
  * sandbox's settings (`setting`: uids, limits, binds, cgroups found), and greenfix's own sandbox
- * code (every file of this directory, which a rebuild or an upgrade rewrites).
+ * code (every file of the directory this module was loaded from: src/sandbox/ of tsc's output, or
+ * the bundled CLI's chunks/ (scripts/bundle-cli.mjs), which a rebuild or an upgrade rewrites).
  */
 export function probeKey(tools: readonly string[], setting: unknown): string {
   const here = dirname(fileURLToPath(import.meta.url));

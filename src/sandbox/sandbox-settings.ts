@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SandboxConfigError } from './errors.js';
 import { parseUidRange, type UidRange } from './uid-range.js';
 

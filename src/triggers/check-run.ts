@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ciFixJob, forkRefusal } from './ci-job.js';
 import { BasePayload, PullRequestRef } from './payload-schemas.js';
 import { FAILED_CONCLUSIONS, forkPullRequest, ignored, parsePayload, sameRepoPullRequest } from './payload-helpers.js';

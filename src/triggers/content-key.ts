@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const Repo = z.object({ repository: z.object({ id: z.number() }), action: z.string() });
 const Comment = Repo.extend({ comment: z.object({ id: z.number() }) });

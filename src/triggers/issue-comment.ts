@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { agentCommandHelp, parseAgentCommand } from './agent-command.js';
 import { BasePayload, Issue } from './payload-schemas.js';
 import { capBody, closedRefusal, ignored, isBot, isSelf, parsePayload, repoRef } from './payload-helpers.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BasePayload, Issue } from './payload-schemas.js';
 import { capBody, closedRefusal, ignored, isBot, isSelf, parsePayload, repoRef } from './payload-helpers.js';
 import { sameLabel } from './config-gate.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { BasePayload, PullRequestRef } from './payload-schemas.js';
 import type { Refusal, RepoRef, TriggerContext, TriggerResult } from './types.js';
 

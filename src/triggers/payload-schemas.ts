@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The few webhook fields the triggers read, validated at the edge. Objects are not strict: GitHub

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseAgentCommand } from './agent-command.js';
 import { BasePayload } from './payload-schemas.js';
 import { ignored, isBot, isSelf, parsePayload } from './payload-helpers.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BasePayload } from './payload-schemas.js';
 import { ignored, isSelf, parsePayload, repoRef } from './payload-helpers.js';
 import type { TriggerContext, TriggerResult } from './types.js';

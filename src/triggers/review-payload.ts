@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_INSTRUCTIONS_CHARS, type AgentCommand } from './agent-command.js';
 import type { BasePayload } from './payload-schemas.js';
 import { capBody, closedRefusal, repoRef } from './payload-helpers.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { listNames } from './test-names.js';
 import { VERIFY_MODES, noNewFailuresSentence } from './verify-policy.js';
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FileOwner } from '../sandbox/ownership.js';
 import { DEFAULT_SANDBOX_PATH } from '../sandbox/environment.js';
 import { readRegularText, RegularFileError } from '../util/regular-file.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { hasProjectFile, readProjectFile } from './project-file.js';
 
 /** What `npm init` writes: a test script that only fails. Not a test suite. */

@@ -47,6 +47,12 @@ export interface GitWorkspaceOptions {
    * only at what changed; default none (every hash stats every file). Ended by `close()`.
    */
   changeFeed?: (root: string) => ChangeFeed;
+  /**
+   * neutralFilterEnv of the repository, when the caller just made this worktree with it
+   * (addWorktree): a new worktree has no config of its own, so the repository's filters are all
+   * it can see. Used only when stateDir holds no state yet; default: asked of the git dir.
+   */
+  filterEnv?: Record<string, string>;
 }
 
 /** The state dir belongs to another base commit: reusing it would mix two jobs' bookkeeping. */
@@ -113,23 +119,29 @@ export class GitWorkspace implements ObservableWorkspace {
     const store = opts.store ?? fileWorkspaceStore(stateDir);
     const saved = store.load();
     const gitDir = saved?.gitDir ?? opts.gitDir ?? (await git(['rev-parse', '--absolute-git-dir'], { cwd: root })).trim();
-    const baseCommit = (
-      await git(['rev-parse', '--verify', '--end-of-options', `${opts.baseCommit}^{commit}`], {
+    // The sandbox's git view is made once; again only when its files are gone (a job directory swept, then resumed).
+    const needsView = !saved?.sandboxBinds || saved.sandboxBinds.some((bind) => !existsSync(bind.source));
+    // One rev-parse: the base commit, and (for a new view) the common dir and object format before it.
+    const facts = needsView ? ['--git-common-dir', '--show-object-format'] : [];
+    const lines = (
+      await git(['rev-parse', ...facts, '--verify', '--end-of-options', `${opts.baseCommit}^{commit}`], {
         cwd: root,
         env: { GIT_DIR: gitDir },
       })
-    ).trim();
+    ).trim().split('\n');
+    const baseCommit = lines.pop() ?? '';
     if (saved && saved.baseCommit !== baseCommit) {
       throw new WorkspaceStateMismatchError(stateDir, saved.baseCommit, baseCommit);
     }
     const state: WorkspaceState = saved ?? { gitDir, baseCommit, setAside: new Map(), artefacts: new Set<string>() };
-    // Made once; again only when its files are gone (a job directory swept, then resumed).
-    if (!state.sandboxBinds || state.sandboxBinds.some((bind) => !existsSync(bind.source))) {
-      const viewOptions = { root, gitDir, baseCommit, viewDir: join(stateDir, 'sandbox-git') };
+    if (needsView) {
+      const objectFormat = lines.pop() ?? '';
+      const viewOptions = { root, gitDir, baseCommit, viewDir: join(stateDir, 'sandbox-git'), repository: { commonDir: lines.join('\n'), objectFormat } };
       state.sandboxBinds = await makeSandboxGitView(opts.objectsWithin === undefined ? viewOptions : { ...viewOptions, objectsWithin: opts.objectsWithin });
     }
     if (saved?.sandboxBinds !== state.sandboxBinds) store.save(state);
-    const ws = new GitWorkspace(root, stateDir, store, state, await neutralFilterEnv(gitDir, root), opts.changeFeed);
+    const filterEnv = !saved && opts.filterEnv ? opts.filterEnv : await neutralFilterEnv(gitDir, root);
+    const ws = new GitWorkspace(root, stateDir, store, state, filterEnv, opts.changeFeed);
     ws.prepareScratchDir();
     await seedPrivateIndex(ws.repo, baseCommit);
     return ws;

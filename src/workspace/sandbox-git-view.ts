@@ -13,6 +13,12 @@ export interface SandboxGitViewOptions {
   viewDir: string;
   /** When given, the object store must realpath inside it (`<workdir>/mirrors` for jobs). */
   objectsWithin?: string;
+  /**
+   * What git said of the repository, asked with GIT_DIR=gitDir in root (`rev-parse --git-common-dir
+   * --show-object-format`), when the caller asked already (GitWorkspace.open, with its base commit):
+   * one process instead of three. Default: asked here.
+   */
+  repository?: { commonDir: string; objectFormat: string };
 }
 
 /** The repository's object store is not where greenfix's own state says it must be. */
@@ -41,12 +47,12 @@ const isInside = (inner: string, outer: string): boolean => {
 export async function makeSandboxGitView(opts: SandboxGitViewOptions): Promise<ReadOnlyBind[]> {
   if (isInside(opts.gitDir, opts.root)) return [];
   const env = { GIT_DIR: opts.gitDir };
-  const commonDir = await commonDirOf(opts.root, env);
+  const commonDir = opts.repository ? realpathSync(resolve(opts.root, opts.repository.commonDir)) : await commonDirOf(opts.root, env);
   const objects = realpathSync(join(commonDir, 'objects'));
   if (opts.objectsWithin !== undefined && !isInside(objects, realpathSync(opts.objectsWithin))) {
     throw new GitViewError(objects, opts.objectsWithin);
   }
-  const format = (await git(['rev-parse', '--show-object-format'], { cwd: opts.root, env })).trim();
+  const format = opts.repository?.objectFormat ?? (await git(['rev-parse', '--show-object-format'], { cwd: opts.root, env })).trim();
 
   rmSync(opts.viewDir, { recursive: true, force: true });
   for (const dir of ['', 'refs', 'refs/heads', 'refs/tags', 'objects', 'objects/info']) {

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorText } from '../util/error-text.js';
 import { runIn, type RepoHandle } from './private-index.js';
 import { notRealDirectory } from './real-directory.js';

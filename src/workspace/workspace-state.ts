@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ReadOnlyBind } from '../sandbox/types.js';
 import type { SetAside } from './set-aside.js';
 import type { Artefacts } from './test-artefacts.js';

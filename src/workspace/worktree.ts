@@ -33,19 +33,23 @@ export interface AddWorktreeOptions {
  */
 export async function addWorktree(opts: AddWorktreeOptions): Promise<GitWorkspace> {
   const path = resolve(opts.path);
-  const commit = (
-    await git(['rev-parse', '--verify', '--end-of-options', `${opts.ref}^{commit}`], { cwd: opts.repo })
-  ).trim();
-  const common = await commonDir(opts.repo);
+  // One rev-parse: the repository's common dir, then the commit.
+  const lines = (
+    await git(['rev-parse', '--git-common-dir', '--verify', '--end-of-options', `${opts.ref}^{commit}`], { cwd: opts.repo })
+  ).trim().split('\n');
+  const commit = lines.pop() ?? '';
+  const common = realpathSync(resolve(opts.repo, lines.join('\n')));
+  let filterEnv: Record<string, string> | undefined;
   if (!(await isWorktreeOf(opts.repo, path))) {
-    const env = await neutralFilterEnv(common, opts.repo);
-    await git(['worktree', 'add', '--detach', '--', path, commit], { cwd: opts.repo, env });
+    filterEnv = await neutralFilterEnv(common, opts.repo);
+    await git(['worktree', 'add', '--detach', '--', path, commit], { cwd: opts.repo, env: filterEnv });
   }
   const gitDir = adminDirOf(common, path);
   return GitWorkspace.open({
     root: path,
     baseCommit: commit,
     stateDir: opts.stateDir,
+    ...(filterEnv ? { filterEnv } : {}),
     ...(opts.store ? { store: opts.store } : {}),
     ...(opts.changeFeed ? { changeFeed: opts.changeFeed } : {}),
     ...(gitDir ? { gitDir } : {}),
@@ -78,10 +82,6 @@ export async function removeWorktreeFiles(path: string): Promise<void> {
 /** `git worktree prune`: forgets every worktree whose directory is gone. */
 export async function pruneWorktrees(repo: string): Promise<void> {
   await git(['worktree', 'prune'], { cwd: repo });
-}
-
-async function commonDir(repo: string): Promise<string> {
-  return realpathSync(resolve(repo, (await git(['rev-parse', '--git-common-dir'], { cwd: repo })).trim()));
 }
 
 /** `<common>/worktrees/<name>` whose `gitdir` file names `<path>/.git`: the repository's record. */

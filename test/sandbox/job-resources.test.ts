@@ -15,7 +15,7 @@ const temp = new TempDirs();
 const quiet = () => undefined;
 afterEach(() => temp.cleanup());
 
-describe("a job's /etc: laid out once, bound read-only as one directory", () => {
+describe("a job's /etc: laid out once (at its first command), bound read-only as one directory", () => {
   (isRoot ? it : it.skip)('names the leased uid, refuses every write, shows allow-listed entries only, and goes with the job', async () => {
     const sandbox = await createSandbox({ env: { PATH: process.env.PATH }, log: quiet });
     const workspace = await sandboxWorkspace(temp);
@@ -23,11 +23,14 @@ describe("a job's /etc: laid out once, bound read-only as one directory", () => 
     const views = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`greenfix-etc-${process.pid}-`));
     const before = views();
     const job: JobSandbox = await sandbox.forJob({ workspace });
-    const made = views().filter((name) => !before.includes(name));
-    expect(made).toHaveLength(1);
+    // Made at the job's first command, not before (greenfix fix's first model request needs none).
+    expect(views().filter((name) => !before.includes(name))).toHaveLength(0);
+    let made: string[] = [];
     try {
       const run = (command: string) => job.run({ command, workspace, timeoutMs: 10_000 });
       expect((await run('id -un')).stdout).toBe('greenfix\n');
+      made = views().filter((name) => !before.includes(name));
+      expect(made).toHaveLength(1);
       expect((await run('grep -c "^greenfix:x:" /etc/passwd /etc/group')).stdout).toBe('/etc/passwd:1\n/etc/group:1\n');
       for (const write of ['echo x >> /etc/passwd', 'touch /etc/planted', 'mkdir /etc/alternatives/x', 'rm -f /etc/hosts']) {
         expect((await run(`${write} 2>/dev/null`)).exitCode).not.toBe(0);
@@ -36,6 +39,7 @@ describe("a job's /etc: laid out once, bound read-only as one directory", () => 
       // A directory entry stays the host's own (live), a file entry is the host's content.
       if (existsSync('/etc/alternatives')) expect((await run('ls /etc/alternatives | wc -l')).stdout.trim()).toBe(String(readdirSync('/etc/alternatives').length));
       expect((await run('cat /etc/hosts')).stdout).toBe(readFileSync('/etc/hosts', 'utf8'));
+      expect(views().filter((name) => !before.includes(name))).toEqual(made);
     } finally {
       await job.release();
     }

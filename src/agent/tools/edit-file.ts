@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ambiguousMessage, notFoundMessage, numberedExcerpt } from './edit-diagnostics.js';
 import { findEdit, lineAt, occurrences, stripLineNumbers } from './edit-strategies.js';
 import { ToolRefusal } from './errors.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { addedLines } from '../../workspace/added-lines.js';
 import { describeSecrets, scanAddedLines } from '../../verify/secret-scan.js';
 import type { Tool } from './types.js';

@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { runProcess } from '../../util/run-process.js';
 import { buildTree, renderTree } from './file-tree.js';
 import { resolveInWorkspace } from './paths.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { cutLongLines } from '../../util/clip.js';
 import { resolveInWorkspace } from './paths.js';
 import { scratchFileOf } from './scratch.js';

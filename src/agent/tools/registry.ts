@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolSpec } from '../../model/types.js';
 import { clipHeadTail } from '../../util/clip.js';
 import { ToolRefusal } from './errors.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { runTestCommand, testOutputTail, type TestRun } from '../test-run.js';
 import { clipHeadTail } from '../../util/clip.js';
 import type { TestEvidence } from '../../verify/test-evidence.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatCommandOutput } from './command-output.js';
 import { withErrorHint } from './error-hints.js';
 import { claimScratchFile } from './scratch.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { cutLongLines } from '../../util/clip.js';
 import { runProcess } from '../../util/run-process.js';
 import { matchesGlob } from './glob.js';

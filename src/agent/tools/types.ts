@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { SandboxRunner } from '../../sandbox/types.js';
 import type { BaselineSummary } from '../../verify/test-evidence.js';
 import type { TestReport } from '../../verify/test-report.js';

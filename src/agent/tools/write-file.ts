@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolRefusal } from './errors.js';
 import { createFile } from './file-write.js';
 import { resolveInWorkspace } from './paths.js';
