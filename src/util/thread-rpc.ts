@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import { Worker, type MessagePort } from 'node:worker_threads';
 
+/** How much nicer than greenfix's own thread its worker threads and the processes they start run (capped at 19): the thread that answers webhooks comes first. */
+export const JOB_NICE = 10;
+
 /** A call to a thread: a method by name with plain-data arguments, or the abort of an earlier call. */
 type Call = { id: number; method: string; args: unknown } | { abort: number };
 type Reply = { id: number; result: unknown } | { id: number; error: WireError };

@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { clipHeadTail } from '../../src/util/clip.js';
@@ -104,6 +104,13 @@ describe.each([
 });
 
 describe('runProcess from the process thread (compiled)', () => {
+  it('starts processes at nice 10: below greenfix\'s own thread, which keeps its nice', async () => {
+    const { runProcess } = await dist();
+    const r = await runProcess({ argv: ['bash', '-c', 'ps -o ni= -p $$'], cwd: '/', env, timeoutMs: 10_000 });
+    expect(Number(r.stdout.trim())).toBe(Math.min(19, getPriority() + 10));
+    expect(getPriority()).toBe(getPriority(process.pid));
+  });
+
   it("runs the child while the caller's thread is busy: the child's output is drained, not left for the caller's event loop", async () => {
     const { runProcess } = await dist();
     const dir = mkdtempSync(join(tmpdir(), 'gf-run-process-'));
