@@ -97,7 +97,7 @@ export async function benchCleanRoom(options: CleanRoomBenchOptions): Promise<Cl
           if (t.result.exitCode !== 0) throw new Error(`the verify command failed in the clean room: ${t.result.stderr.slice(-500)}`);
           testMs = t.result.durationMs;
         }
-        room.dispose();
+        await room.dispose();
       }
       const materialiseMs = median(materialise);
       const restoreMs = median(restore);
