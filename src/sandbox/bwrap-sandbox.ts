@@ -99,11 +99,7 @@ interface JobResources {
   owner: FileOwner | null;
   /** The job's environment image, its root read-only as / (image-plan.ts); null: the host's userland. */
   image: SandboxImage | null;
-  /**
-   * The job's /etc view, made at its first command that needs it (none runs before `greenfix fix`'s
-   * first model request when the baseline is cached) and kept for the job. Null: the /etc entries
-   * are bound one by one (one-off commands, an image, or the copy failed).
-   */
+  /** The job's /etc view, made at its first command that needs it and kept; null: the entries are bound one by one (one-off commands, an image, a failed copy). */
   etcView: () => EtcView | null;
   cgroups: JobCgroups | null;
 }
@@ -264,11 +260,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
       const job: JobResources = {
         owner,
         image,
-        etcView: () => {
-          // Once: a copy that failed (null) is not tried again for this job.
-          if (etcView === undefined) etcView = image ? null : makeEtcView({ etc, identity: owner ? sandboxIdentity(owner, HOME, hostIdentity) : [] });
-          return etcView;
-        },
+        // Made once: a copy that failed (null) is not tried again for this job.
+        etcView: () => (etcView !== undefined ? etcView : (etcView = image ? null : makeEtcView({ etc, identity: owner ? sandboxIdentity(owner, HOME, hostIdentity) : [] }))),
         cgroups: jobCgroups(),
       };
       return createJobSandbox({

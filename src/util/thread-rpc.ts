@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { Worker, type MessagePort } from 'node:worker_threads';
 
 /** How much nicer than greenfix's own thread its worker threads and the processes they start run (capped at 19): the thread that answers webhooks comes first. */
-export const JOB_NICE = 10;
+const JOB_NICE = 10;
 
 /** A call to a thread: a method by name with plain-data arguments, or the abort of an earlier call. */
 type Call = { id: number; method: string; args: unknown } | { abort: number };
@@ -40,7 +41,7 @@ export class ThreadClient {
 
   constructor(
     private readonly entry: URL,
-    private readonly revive: Revive = () => null,
+    private readonly revive: Revive,
   ) {}
 
   call(method: string, args: unknown, signal?: AbortSignal): Promise<unknown> {
@@ -59,13 +60,6 @@ export class ThreadClient {
       signal?.addEventListener('abort', onAbort, { once: true });
       if (signal?.aborted) onAbort();
     });
-  }
-
-  /** Ends the thread; calls still waiting are rejected. */
-  async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    await worker?.terminate();
   }
 
   private thread(): Worker {
@@ -92,9 +86,13 @@ export class ThreadClient {
 
 /**
  * The thread's side: runs each call's method (synchronous or not) and posts back its result or
- * its error; an abort reaches the method through its signal.
+ * its error; an abort reaches the method through its signal. The thread first sets its nice value
+ * JOB_NICE above the process's (a child inherits its thread's): its work and every process it
+ * starts yield the CPU to the thread that answers webhooks (docs/decisions.md "A job's processes
+ * run 10 nicer than greenfix").
  */
 export function serveThread(port: MessagePort, methods: Record<string, (args: never, signal: AbortSignal) => unknown>): void {
+  setPriority(Math.min(19, getPriority() + JOB_NICE));
   const running = new Map<number, AbortController>();
   port.on('message', (m: Call) => {
     if ('abort' in m) return void running.get(m.abort)?.abort();
