@@ -12,8 +12,7 @@ import { createHttpRoutes } from './http-routes.js';
 import { createRunPageRoute, type RunPageRouteDeps } from './run-page-route.js';
 import type { Metrics } from './metrics.js';
 import { createRefusalLimiter, type RefusalLimiter } from './refusal-limiter.js';
-import { createRepoTokens, type RepoTokens } from './repo-tokens.js';
-import { scopedOctokit } from '../github/scoped-octokit.js';
+import { createRepoClients, type RepoClients } from './repo-clients.js';
 import { readConfigFile } from '../github/config-file.js';
 import { defaultRepoConfig } from '../config/repo-config.js';
 
@@ -81,7 +80,7 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
     deps.metrics.setPullRequestStats(() => deps.queue.stats());
     const identity = memoize(() => appIdentity(app));
     const refusals = deps.refusals ?? createRefusalLimiter();
-    const tokens = createRepoTokens({ now: Date.now });
+    const clients = createRepoClients({ now: Date.now });
     const afterAnswer = deps.afterAnswer ?? createAfterAnswer({ warn: (obj, msg) => app.log.warn(obj, msg) });
     const permissions = deps.permissions ?? createPermissionCache({ now: Date.now });
     const configs = deps.configs ?? createConfigCache({ now: Date.now });
@@ -96,11 +95,11 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
       log: app.log,
       hostFor: async (request) => {
         const installation = await app.auth(request.installationId);
-        return createGitHost(scopedOctokit(installation, tokens.repo(installation, request.installationId, request.repo.id)), { owner: request.repo.owner, repo: request.repo.name });
+        return createGitHost(clients.repo(installation, request.installationId, request.repo.id), { owner: request.repo.owner, repo: request.repo.name });
       },
       readConfigFor: async (request) => {
         const installation = await app.auth(request.installationId);
-        return readConfigFile(scopedOctokit(installation, tokens.config(installation, request.installationId)), { owner: request.repo.owner, repo: request.repo.name });
+        return readConfigFile(clients.config(installation, request.installationId), { owner: request.repo.owner, repo: request.repo.name });
       },
     };
     // At start, every job left waiting is a stopped receiver's: decide them all now. Then at most
@@ -128,7 +127,7 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
       const log = deliveryLogger(context.log, context.id, context.payload.repository?.full_name).child({ event: context.name });
       try {
         const { result, detail } = await handleWebhook(
-          { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(repoClient(context, tokens), context.repo()), readConfig: () => readConfig(context, tokens) },
+          { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(repoClient(context, clients), context.repo()), readConfig: () => readConfig(context, clients) },
           { queue: deps.queue, identity, wake: deps.wake, refusals, permissions, configs, afterAnswer, log, defaults },
         );
         log.info({ result, detail }, `webhook ${result}`);
@@ -147,16 +146,16 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
  * The handler's REST client: the event's installation client, but with a token scoped to the
  * delivery's repository (permission checks, comments, reactions).
  */
-function repoClient(context: Context, tokens: RepoTokens): Context['octokit'] {
+function repoClient(context: Context, clients: RepoClients): Context['octokit'] {
   const ids = payloadIds(context);
-  return ids ? scopedOctokit(context.octokit, tokens.repo(context.octokit, ids.installationId, ids.repositoryId)) : context.octokit;
+  return ids ? clients.repo(context.octokit, ids.installationId, ids.repositoryId) : context.octokit;
 }
 
 /** `.github/greenfix.yml` with a contents-read token (Probot's reader, which also looks in the org's `.github` repository). */
-async function readConfig(context: Context, tokens: RepoTokens): Promise<unknown> {
+async function readConfig(context: Context, clients: RepoClients): Promise<unknown> {
   const ids = payloadIds(context);
   if (!ids) return context.config('greenfix.yml');
-  return readConfigFile(scopedOctokit(context.octokit, tokens.config(context.octokit, ids.installationId)), context.repo());
+  return readConfigFile(clients.config(context.octokit, ids.installationId), context.repo());
 }
 
 /** The login a member event is about (`member`: a collaborator; `membership`/`organization`: an org or team member) and its repository. */

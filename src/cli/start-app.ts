@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ImageSettings } from '../config/image-settings.js';
 import { createImageCache } from '../image/image-cache.js';
 import type { ImageTools } from '../image/image-tools.js';
-import { Probot, Server, type ProbotOctokit } from 'probot';
+import { Probot, ProbotOctokit, Server } from 'probot';
 import type { Logger } from 'pino';
 import { createAfterAnswer, type AfterAnswer } from '../app/after-answer.js';
 import { greenfixApp } from '../app/greenfix-app.js';
@@ -14,6 +14,7 @@ import { createMetrics, type Metrics } from '../app/metrics.js';
 import { readConfigFile } from '../github/config-file.js';
 import { CONFIG_TOKEN_SCOPE, gitTokenScope, mintInstallationToken, renewingToken, restTokenScope, type TokenScope } from '../github/installation-token.js';
 import { createGitHost } from '../github/octokit-host.js';
+import { onGitHubThread } from '../github/github-fetch.js';
 import { scopedOctokit } from '../github/scoped-octokit.js';
 import { BUILTIN_PRICES, priceOf, type PriceTable } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
@@ -114,7 +115,7 @@ export interface RunningApp {
  */
 export async function startApp(o: AppOptions): Promise<RunningApp> {
   const metrics = createMetrics();
-  const probotOptions = { appId: o.appId, privateKey: o.privateKey, secret: o.secret, log: o.log, ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}), ...(o.Octokit ? { Octokit: o.Octokit } : {}), ...(o.redisUrl ? { redisConfig: o.redisUrl } : {}) };
+  const probotOptions = { appId: o.appId, privateKey: o.privateKey, secret: o.secret, log: o.log, ...(o.baseUrl ? { baseUrl: o.baseUrl } : {}), Octokit: onGitHubThread(o.Octokit ?? ProbotOctokit), ...(o.redisUrl ? { redisConfig: o.redisUrl } : {}) };
   const t = { leaseMs: 60_000, heartbeatMs: 15_000, pollMs: 1_000, progressIntervalMs: 15_000, retentionSweepMs: DEFAULT_RETENTION_SWEEP_MS, ...o.timings };
   let pool: WorkerPool | null = null;
   let retention: RetentionTimer | null = null;
