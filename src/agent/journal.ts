@@ -30,8 +30,8 @@ export class JournalCorruptError extends Error {
  * Opens (or creates) an append-only JSONL journal. Each record is written with one write (in
  * order, at once) and fsynced before `append`'s promise resolves, so what the journal says
  * happened survives a kill -9 or power loss; the fsync runs on libuv's thread pool, not on the
- * event loop that answers webhooks (up to 28 ms a record on a loaded disk). A torn last line left by an earlier crash is cut off first, so new records start on a
- * line of their own. What it stores is redacted as it is written, by the rules the run log
+ * event loop that answers webhooks (up to 28 ms a record on a loaded disk). A torn last line left
+ * by an earlier crash is cut off first, so new records start on a line of their own. What it stores is redacted as it is written, by the rules the run log
  * renders with (`util/redact-text.ts`: token and key shapes, `secrets`): command output that
  * printed a token never reaches the disk.
  */

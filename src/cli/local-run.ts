@@ -56,24 +56,23 @@ export async function locateRun(env: Record<string, string | undefined>, repoArg
   const slug = taskSlug(task);
   const repoKey = createHash('sha256').update(repo).digest('hex').slice(0, 8);
   const runs = join(workdir, 'runs');
-  const run = runAt(workdir, repo, runs, `${repoKey}-${slug}`, slug, latestRunNumber(runs, `${repoKey}-${slug}`));
-  return objectStore === undefined ? run : { ...run, objectStore };
+  return runAt(workdir, repo, runs, `${repoKey}-${slug}`, slug, latestRunNumber(runs, `${repoKey}-${slug}`), objectStore);
 }
 
 /** The run after `run` for the same task: its own directory and branch (suffix -2, -3…). */
 export function nextRun(run: LocalRun): LocalRun {
   const runs = join(run.workdir, 'runs');
-  const next = runAt(run.workdir, run.repo, runs, run.runKey, run.taskSlug, latestRunNumber(runs, run.runKey) + 1);
-  return run.objectStore === undefined ? next : { ...next, objectStore: run.objectStore };
+  return runAt(run.workdir, run.repo, runs, run.runKey, run.taskSlug, latestRunNumber(runs, run.runKey) + 1, run.objectStore);
 }
 
-function runAt(workdir: string, repo: string, runs: string, runKey: string, taskSlugText: string, n: number): LocalRun {
+function runAt(workdir: string, repo: string, runs: string, runKey: string, taskSlugText: string, n: number, objectStore: string | undefined): LocalRun {
   const number = Math.max(n, 1);
   const slug = withRunNumber(taskSlugText, number);
   const dir = join(runs, withRunNumber(runKey, number));
   return {
     workdir,
     repo,
+    ...(objectStore === undefined ? {} : { objectStore }),
     runKey,
     taskSlug: taskSlugText,
     number,

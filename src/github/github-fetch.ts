@@ -50,7 +50,7 @@ export async function githubFetch(input: string | URL | Request, init: RequestIn
 }
 
 /** The answer as a Response, with the URL it came from (octokit reports it). */
-export function answerToResponse(a: FetchAnswer): Response {
+function answerToResponse(a: FetchAnswer): Response {
   const nullBody = a.status === 101 || a.status === 204 || a.status === 205 || a.status === 304;
   const response = new Response(nullBody ? null : a.body, { status: a.status, statusText: a.statusText, headers: a.headers });
   Object.defineProperty(response, 'url', { value: a.url });
@@ -58,7 +58,7 @@ export function answerToResponse(a: FetchAnswer): Response {
 }
 
 /** fetch's own error shapes again: the TypeError with its cause (octokit quotes the cause's message), the AbortError. */
-export function reviveFetchError(w: WireError): Error | null {
+function reviveFetchError(w: WireError): Error | null {
   if (w.name === 'AbortError') return Object.assign(new Error(w.message), { name: 'AbortError' });
   if (w.name !== 'TypeError' || typeof w.fields.causeMessage !== 'string') return null;
   const cause = Object.assign(new Error(w.fields.causeMessage), typeof w.fields.causeCode === 'string' ? { code: w.fields.causeCode } : {});

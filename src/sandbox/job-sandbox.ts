@@ -42,10 +42,10 @@ export function createJobSandbox(options: JobSandboxOptions): JobSandbox {
   // it: what they grow by counts against the cap with the worktree, until the walk after it.
   let binds: Array<{ source: string; before: number }> = [];
 
-  const stop = (withBinds: boolean) => {
+  /** Ends the job (and its running command) with a disk-limit error saying why. */
+  const stop = (reason: string) => {
     if (stopped.signal.aborted) return;
-    const what = withBinds ? 'the worktree and the package cache' : 'the worktree';
-    stopped.abort(new SandboxLimitError('disk', disk.limitMb, `disk limit reached: ${what} grew past ${disk.limitMb} MB`));
+    stopped.abort(new SandboxLimitError('disk', disk.limitMb, reason));
     current?.abort();
   };
   const schedule = (ms: number) => {
@@ -64,14 +64,11 @@ export function createJobSandbox(options: JobSandboxOptions): JobSandbox {
     } catch (error) {
       // Unmeasured is not under the limit: the job stops, saying why.
       walking = false;
-      if (stopped.signal.aborted) return;
-      stopped.abort(new SandboxLimitError('disk', disk.limitMb, `the disk watchdog could not measure the worktree: ${error instanceof Error ? error.message : String(error)}`));
-      current?.abort();
-      return;
+      return stop(`the disk watchdog could not measure the worktree: ${error instanceof Error ? error.message : String(error)}`);
     }
     walking = false;
     if (!current && binds === counted) binds = [];
-    if (bytes > limitBytes) return stop(counted.length > 0);
+    if (bytes > limitBytes) return stop(`disk limit reached: ${counted.length > 0 ? 'the worktree and the package cache' : 'the worktree'} grew past ${disk.limitMb} MB`);
     const took = Date.now() - started.at;
     // Go on while a command runs; once more soon when one ended during this walk.
     if (current) schedule(Math.max(disk.pollMs, 9 * took));

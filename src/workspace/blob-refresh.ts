@@ -15,8 +15,9 @@ const PLAIN_MAX_BYTES = 8 * 1024 * 1024;
 /**
  * Which of `paths` (present, not ignored) take the short way: tracked regular files whose
  * executable bit did not change and whose name `hash-object --stdin-paths` reads back as is (no
- * newline, no leading quote, no trailing carriage return: git takes the line for a CRLF one). Everything else is git's to decide (`update-index`: a new file, a
- * symlink, a mode change, core.fileMode).
+ * newline, no leading quote, no trailing carriage return: git takes the line for a CRLF one).
+ * Everything else is git's to decide (`update-index`: a new file, a symlink, a mode change,
+ * core.fileMode).
  */
 export function splitBlobPaths(root: string, index: IndexLookup, paths: readonly string[]): { blobs: string[]; rest: string[] } {
   const blobs: string[] = [];
