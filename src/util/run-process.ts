@@ -3,19 +3,20 @@ import { spawnProcess, type ProcessRequest, type ProcessResult } from './spawn-p
 import { ThreadClient, threadScript, type WireError } from './thread-rpc.js';
 
 /**
- * The process thread, one per process, started by the first request (docs/decisions.md
- * "Processes start from their own thread"). Run from TypeScript sources (the test runner) there
+ * The process host, one per greenfix process, started by the first request (docs/decisions.md
+ * "Processes start from a small process"). Run from TypeScript sources (the test runner) there
  * is no script for it, and processes start from the calling thread, as `spawnProcess` does.
  */
 const script = threadScript(import.meta.url, 'util/process-thread.js');
-const thread = script ? new ThreadClient(script, reviveRefusal) : undefined;
+const thread = script ? new ThreadClient(script, reviveRefusal, 'process') : undefined;
 
 /**
  * Runs one process in its own process group (`spawnProcess`'s contract: output capped while it
  * streams, the whole group killed on timeout, abort or the leader's exit), started from greenfix's
- * process thread: Node forks the whole process to start a child and blocks the forking thread
- * until the child has exec'd, and on a loaded machine that is tens of milliseconds the event loop
- * answering webhooks would otherwise wait.
+ * process host: Node forks the whole calling process to start a child and blocks the forking
+ * thread until the child has exec'd — tens of milliseconds on a loaded machine that the event loop
+ * answering webhooks would otherwise wait —, and a fork of greenfix itself also stalls greenfix's
+ * every thread on its memory map's lock while the kernel copies its page tables (process-host.ts).
  */
 export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
   if (!thread) return spawnProcess(req);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
-import { Worker, type MessagePort } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
+import { startHost, type Channel, type Port } from './process-host.js';
 
 /** How much nicer than greenfix's own thread its worker threads and the processes they start run (capped at 19): the thread that answers webhooks comes first. */
 const JOB_NICE = 10;
@@ -26,22 +27,26 @@ interface Waiting {
   reject(error: Error): void;
 }
 
+/** Where a client's script runs: a worker thread of this process, or a small process of its own (process-host.ts). */
+export type ScriptHost = 'thread' | 'process';
+
 /**
- * The caller's side of a worker thread that runs work off the event loop (starting processes,
- * copying and linking trees): `call` posts a method's plain-data arguments and resolves with its
- * result or rejects with its error, revived as its class. The thread starts at the first call, is
- * replaced by the next call if it dies (the calls waiting get an error), and is unref'd whenever
- * no call waits, so it never keeps a process alive. It holds no job's state: everything a call
- * needs travels with it.
+ * The caller's side of a worker thread (or a host process) that runs work off the event loop
+ * (starting processes, copying and linking trees): `call` posts a method's plain-data arguments
+ * and resolves with its result or rejects with its error, revived as its class. The thread starts
+ * at the first call, is replaced by the next call if it dies (the calls waiting get an error), and
+ * is unref'd whenever no call waits, so it never keeps a process alive. It holds no job's state:
+ * everything a call needs travels with it.
  */
 export class ThreadClient {
-  private worker: Worker | undefined;
+  private worker: Channel | undefined;
   private nextId = 1;
   private readonly waiting = new Map<number, Waiting>();
 
   constructor(
     private readonly entry: URL,
     private readonly revive: Revive,
+    private readonly host: ScriptHost = 'thread',
   ) {}
 
   call(method: string, args: unknown, signal?: AbortSignal): Promise<unknown> {
@@ -62,12 +67,13 @@ export class ThreadClient {
     });
   }
 
-  private thread(): Worker {
+  private thread(): Channel {
     if (this.worker) return this.worker;
     // No flags of the process's own: some (`--input-type`, `--eval`) stop a worker from starting.
-    const worker = new Worker(this.entry, { execArgv: [] });
+    const worker: Channel = this.host === 'process' ? startHost(this.entry) : new Worker(this.entry, { execArgv: [] });
     worker.unref();
-    worker.on('message', (reply: Reply) => {
+    worker.on('message', (message) => {
+      const reply = message as Reply;
       const w = this.waiting.get(reply.id);
       if (!w) return;
       if ('result' in reply) w.resolve(reply.result);
@@ -75,7 +81,7 @@ export class ThreadClient {
     });
     const lost = (why: string) => {
       if (this.worker === worker) this.worker = undefined;
-      for (const w of [...this.waiting.values()]) w.reject(new Error(`greenfix's worker thread ${this.entry.pathname} ended (${why}); the call's result is unknown`));
+      for (const w of [...this.waiting.values()]) w.reject(new Error(`greenfix's ${this.host === 'process' ? 'host process' : 'worker thread'} ${this.entry.pathname} ended (${why}); the call's result is unknown`));
     };
     worker.on('error', (error) => lost(error.message));
     worker.on('exit', (code) => lost(`exit code ${code}`));
@@ -89,12 +95,14 @@ export class ThreadClient {
  * its error; an abort reaches the method through its signal. The thread first sets its nice value
  * JOB_NICE above the process's (a child inherits its thread's): its work and every process it
  * starts yield the CPU to the thread that answers webhooks (docs/decisions.md "A job's processes
- * run 10 nicer than greenfix").
+ * run 10 nicer than greenfix"). The returned function aborts every call running (a host whose
+ * parent is gone, process-host.ts).
  */
-export function serveThread(port: MessagePort, methods: Record<string, (args: never, signal: AbortSignal) => unknown>): void {
+export function serveThread(port: Port, methods: Record<string, (args: never, signal: AbortSignal) => unknown>): () => void {
   setPriority(Math.min(19, getPriority() + JOB_NICE));
   const running = new Map<number, AbortController>();
-  port.on('message', (m: Call) => {
+  port.on('message', (message) => {
+    const m = message as Call;
     if ('abort' in m) return void running.get(m.abort)?.abort();
     const { id, method, args } = m;
     const abort = new AbortController();
@@ -110,6 +118,9 @@ export function serveThread(port: MessagePort, methods: Record<string, (args: ne
       )
       .finally(() => running.delete(id));
   });
+  return () => {
+    for (const abort of running.values()) abort.abort();
+  };
 }
 
 /**

@@ -140,7 +140,8 @@ describe('OpenAIChatModel retries', () => {
     expect(exhausted.kind).toBe('transient');
     expect(exhausted.message).toMatch(/after 1 attempts: no answer from .* within 200 ms/);
     server.script({ never: true }, ok);
-    const { model, delays } = makeModel({ timeoutMs: 300 });
+    // Long enough that the answer after the retry arrives in time on a machine busy with the whole suite.
+    const { model, delays } = makeModel({ timeoutMs: 1_000 });
     const response = await model.complete({ messages: hello, tools: [] });
     expect(response.message.content).toBe('done');
     expect(server.requests).toHaveLength(2);
@@ -149,7 +150,8 @@ describe('OpenAIChatModel retries', () => {
 
   it('retries when the body stalls half-way, which the SDK timeout alone would not catch', async () => {
     server.script({ stall: true }, ok);
-    const { model, delays } = makeModel({ timeoutMs: 300 });
+    // Long enough that the answer after the retry arrives in time on a machine busy with the whole suite.
+    const { model, delays } = makeModel({ timeoutMs: 1_000 });
     const response = await model.complete({ messages: hello, tools: [] });
     expect(response.message.content).toBe('done');
     expect(server.requests).toHaveLength(2);
