@@ -1,4 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -22,6 +24,12 @@ export interface GitHttpRequest {
   status: number;
   /** Response body bytes: how much a fetch transferred. */
   bytesOut: number;
+  /**
+   * A push (POST …/git-receive-pack): whether it moved a ref, read from the repository before
+   * and after. A push cut off mid-way (its client killed) has status 200 all the same: http-backend
+   * sends the header first.
+   */
+  movedRefs?: boolean;
 }
 
 export interface GitHttpServer {
@@ -53,7 +61,7 @@ export async function startGitHttpServer(opts: GitHttpServerOptions): Promise<Gi
       return;
     }
     Promise.resolve(opts.beforeRequest?.({ method: record.method, path: record.path, query: record.query }))
-      .then(() => serveCgi(req, res, record, opts.root, children))
+      .then(() => servePush(record, opts.root, () => serveCgi(req, res, record, opts.root, children)))
       .catch((error: unknown) => {
         record.status = 500;
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
@@ -109,6 +117,16 @@ function cgiEnv(req: IncomingMessage, record: GitHttpRequest, root: string): Rec
   const protocol = header('git-protocol')['git-protocol'];
   if (protocol) env.GIT_PROTOCOL = protocol;
   return env;
+}
+
+/** Serves the request; a push's record learns whether it moved a ref. */
+async function servePush(record: GitHttpRequest, root: string, serve: () => Promise<void>): Promise<void> {
+  if (record.method !== 'POST' || !record.path.endsWith('/git-receive-pack')) return serve();
+  const gitDir = join(root, record.path.slice(0, -'/git-receive-pack'.length));
+  const refs = async () => (await promisify(execFile)('git', ['--git-dir', gitDir, 'for-each-ref', '--format=%(refname) %(objectname)'])).stdout;
+  const before = await refs();
+  await serve();
+  record.movedRefs = (await refs()) !== before;
 }
 
 /** Runs `git http-backend` for one request: body to stdin, CGI headers and body from stdout. */

@@ -5,7 +5,7 @@ import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
 import { BUGGY_REPO, branches } from '../cli/helpers.js';
 import { git } from '../support/git.js';
 import { waitForFakeState, type FakeGitHubState } from '../support/fake-github.js';
-import { startServeFixture, type ServeFixture } from './serve-fixture.js';
+import { startServeFixture, type ServeFixture, type ServeFixtureOptions } from './serve-fixture.js';
 import { killProcessesUnder, logRecords, processesUnder, within, type ServeProcess } from './serve-process.js';
 
 /**
@@ -29,6 +29,12 @@ export const CRASH_SCRIPT = {
 export const ISSUE = 7;
 export const BRANCH = `greenfix/issue-${ISSUE}`;
 const FIXED_LIB = 'add() { echo $(( $1 + $2 )); }';
+/**
+ * Not one of greenfix's crash points: the test kills the first process while its push is in
+ * flight (the remote holds the request), and that push never reaches the remote. The resumed job
+ * cannot know whether it did, pushes again, and the branch gets the commit once.
+ */
+export const MID_PUSH = 'mid_push';
 /** serve-command's grace period, shortened: these processes run no job when they are stopped. */
 export const FAST_STOP = { GREENFIX_SHUTDOWN_GRACE_SECONDS: '1' };
 
@@ -42,8 +48,12 @@ export interface AtCrash {
 
 export const statusComments = (s: FakeGitHubState) => s.comments.filter((c) => c.issue === ISSUE && c.body.includes('greenfix:status'));
 export const jobOver = (s: FakeGitHubState) => statusComments(s).some((c) => c.body.includes('worked on this issue'));
-/** Successful pushes the remote accepted (a resumed push of the same commit sends nothing). */
-export const pushes = (f: ServeFixture) => f.gitRequests.filter((r) => r.method === 'POST' && r.path.endsWith('/git-receive-pack') && r.status === 200).length;
+/**
+ * Pushes that moved the remote's branch (a resumed push of the same commit sends nothing). A push
+ * cut off by the kill moved nothing, unless it got as far as the ref update: then the resumed
+ * push finds the branch there and sends nothing.
+ */
+export const pushes = (f: ServeFixture) => f.gitRequests.filter((r) => r.movedRefs === true).length;
 const posts = (s: FakeGitHubState, path: RegExp) => s.requests.filter((r) => r.startsWith('POST ') && path.test(r.slice(5))).length;
 
 function snapshot(f: ServeFixture): Required<AtCrash> {
@@ -59,10 +69,10 @@ function snapshot(f: ServeFixture): Required<AtCrash> {
  * second process's run.
  */
 export async function crashAndResume(crashAt: string, atCrash: AtCrash, env: Record<string, string> = {}, resumeWithinMs = 60_000): Promise<void> {
-  const f = await startServeFixture({ files: BUGGY_REPO, script: CRASH_SCRIPT, config: 'verify: bash test.sh\n' });
   const processes: ServeProcess[] = [];
+  const f = await startServeFixture({ files: BUGGY_REPO, script: CRASH_SCRIPT, config: 'verify: bash test.sh\n', ...(crashAt === MID_PUSH ? { beforeGitRequest: killFirstOnPush(processes) } : {}) });
   try {
-    const first = f.spawn({ ...env, GREENFIX_CRASH_AT: crashAt, ...FAST_STOP });
+    const first = f.spawn({ ...env, ...(crashAt === MID_PUSH ? {} : { GREENFIX_CRASH_AT: crashAt }), ...FAST_STOP });
     processes.push(first);
     // The worker is woken before the webhook is answered, so an early crash point (the first
     // comment write) can kill the process before it replies: the job is recorded by then. 202 is
@@ -88,7 +98,8 @@ export async function crashAndResume(crashAt: string, atCrash: AtCrash, env: Rec
     } catch (error) {
       // What the job said and did, for a failure that only shows on a loaded machine.
       const status = statusComments(f.state).at(-1)?.body ?? '(no status comment)';
-      throw Object.assign(error as Error, { message: `${(error as Error).message}\n\nstatus comment:\n${status}\n\nsecond process:\n${second.stdout().slice(-6000)}` });
+      const gitRequests = f.gitRequests.map((r) => `${r.method} ${r.path}?${r.query} ${r.status}${r.movedRefs === undefined ? '' : r.movedRefs ? ' moved refs' : ' moved nothing'}`).join('\n');
+      throw Object.assign(error as Error, { message: `${(error as Error).message}\n\nstatus comment:\n${status}\n\ngit requests:\n${gitRequests}\n\nsecond process:\n${second.stdout().slice(-6000)}` });
     }
   } finally {
     for (const p of processes) {
@@ -98,6 +109,19 @@ export async function crashAndResume(crashAt: string, atCrash: AtCrash, env: Rec
     killProcessesUnder(f.dir);
     await f.close();
   }
+}
+
+/** The remote's hook for MID_PUSH: the first push kills the first process, waits for it to die, and fails. */
+function killFirstOnPush(processes: readonly ServeProcess[]): NonNullable<ServeFixtureOptions['beforeGitRequest']> {
+  let killed = false;
+  return async ({ method, path }) => {
+    const first = processes[0];
+    if (killed || !first || method !== 'POST' || !path.endsWith('/git-receive-pack')) return;
+    killed = true;
+    first.child.kill('SIGKILL');
+    await first.exited;
+    throw new Error('greenfix was killed mid-push: this push never reaches the remote');
+  };
 }
 
 /** The store the processes shared recorded the one PR once (a resumed publish finds it again, records nothing new). */

@@ -1,11 +1,12 @@
 import { afterAll, describe, it } from '@jest/globals';
-import { crashAndResume, type AtCrash } from './crash-cycle.js';
+import { crashAndResume, MID_PUSH, type AtCrash } from './crash-cycle.js';
 import nock from 'nock';
 
 /**
- * kill -9 at the agent's and the publisher's crash points (the comment points are in
- * crash-points-comments.test.ts, so jest's two workers share the cycles). Each cycle is two real
- * `greenfix serve` processes; the cycles run concurrently, each with its own dirs and ports.
+ * kill -9 at the agent's and the publisher's crash points, and in the middle of the push (the
+ * comment points are in crash-points-comments.test.ts, so jest's two workers share the cycles).
+ * Each cycle is two real `greenfix serve` processes; the cycles run concurrently, each with its
+ * own dirs and ports.
  */
 const NOTHING_PUBLISHED: AtCrash = { pushes: 0, pulls: 0, checkRuns: 0 };
 const CASES: Array<[string, AtCrash]> = [
@@ -14,6 +15,7 @@ const CASES: Array<[string, AtCrash]> = [
   ['after_tool', NOTHING_PUBLISHED],
   ['before_publish', NOTHING_PUBLISHED],
   ['before_push', NOTHING_PUBLISHED],
+  [MID_PUSH, NOTHING_PUBLISHED],
   ['after_push', { pushes: 1, pulls: 0, checkRuns: 0 }],
   ['before_pull_request', { pushes: 1, pulls: 0, checkRuns: 0 }],
 ];

@@ -4,7 +4,7 @@ import { cleanup, tempDir } from '../support/temp-dir.js';
 import { git } from '../support/git.js';
 import { newFakeGitHubState, serveFakeGitHub, type FakeGitHubState } from '../support/fake-github.js';
 import { testAppCredentials } from '../support/github-app.js';
-import { startGitHttpServer, type GitHttpRequest } from '../support/git-http-server.js';
+import { startGitHttpServer, type GitHttpRequest, type GitHttpServerOptions } from '../support/git-http-server.js';
 import { examplePayload, sendWebhook, withInstallation, type WebhookAnswer } from '../support/webhook-client.js';
 import { spawnServe, type ServeProcess } from './serve-process.js';
 
@@ -39,13 +39,15 @@ export interface ServeFixtureOptions {
   /** The scripted model's turns (see writeScript's format). */
   script: unknown;
   config: string;
+  /** Runs before the git remote serves a request (see startGitHttpServer's beforeRequest). */
+  beforeGitRequest?: GitHttpServerOptions['beforeRequest'];
 }
 
 export async function startServeFixture(options: ServeFixtureOptions): Promise<ServeFixture> {
   const dir = tempDir('greenfix-serve-');
   const state = newFakeGitHubState({ roles: { octocat: 'admin' }, config: options.config });
   const { remoteRoot, remote } = seedRemote(dir, state.owner, state.repo, options.files);
-  const gitServer = await startGitHttpServer({ root: remoteRoot, token: state.token });
+  const gitServer = await startGitHttpServer({ root: remoteRoot, token: state.token, ...(options.beforeGitRequest ? { beforeRequest: options.beforeGitRequest } : {}) });
   const api = await serveFakeGitHub(state);
   const script = join(dir, 'script.json');
   writeFileSync(script, JSON.stringify(options.script));

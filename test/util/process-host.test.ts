@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ProcessRequest, ProcessResult } from '../../src/util/spawn-process.js';
+import { isAlive, until } from '../support/processes.js';
 
 /**
  * The compiled runProcess (`npm test` builds first) starts processes from a small host process of
@@ -13,23 +14,6 @@ import type { ProcessRequest, ProcessResult } from '../../src/util/spawn-process
 const RUN_PROCESS = pathToFileURL(resolve('dist/src/util/run-process.js')).href;
 type Run = (req: ProcessRequest) => Promise<ProcessResult>;
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
-
-/** Alive = exists and is not a zombie waiting for a reaper. */
-function isAlive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-async function until(done: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** The file's contents once a command has written them whole (a line ending in a newline). */
 const written = (file: string) => existsSync(file) && readFileSync(file, 'utf8').endsWith('\n');

@@ -6,15 +6,7 @@ import { clipHeadTail } from '../../src/util/clip.js';
 import { RegularFileError } from '../../src/util/regular-file.js';
 import { runProcess as runFromSource } from '../../src/util/run-process.js';
 import type { ProcessRequest, ProcessResult } from '../../src/util/spawn-process.js';
-
-/** Alive = exists and is not a zombie waiting for a reaper. */
-function isAlive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
+import { isAlive, until } from '../support/processes.js';
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
@@ -61,7 +53,7 @@ describe.each([
     const r = await runProcess({ argv: ['bash', '-c', 'sleep 300 & echo $! ; wait'], cwd: '/', env, timeoutMs: 500 });
     expect(r.timedOut).toBe(true);
     const pid = Number(r.stdout.trim());
-    expect(isAlive(pid)).toBe(false);
+    await until(() => !isAlive(pid), `the group's sleep ${pid} to die`, 5_000);
   });
 
   it('kills the whole group when the signal aborts', async () => {
@@ -72,7 +64,8 @@ describe.each([
     abort.abort();
     const r = await running;
     expect(r).toMatchObject({ aborted: true, timedOut: false });
-    expect(isAlive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await until(() => !isAlive(pid), `the group's sleep ${pid} to die`, 5_000);
   });
 
   it('feeds stdin and each extra descriptor its bytes', async () => {

@@ -8,6 +8,7 @@ import { expectHashSeen, treeOfCommitInCopy } from './helpers.js';
 import { RecordingFeed } from './recording-feed.js';
 import { makeRepo } from '../support/make-repo.js';
 import { TempDirs } from '../support/temp-dir.js';
+import { until } from '../support/processes.js';
 
 const temp = new TempDirs();
 const open: GitWorkspace[] = [];
@@ -36,11 +37,6 @@ const sh = (root: string, script: string) => execFileSync('sh', ['-c', script], 
 /** This process's running gits (hash-object, mktree), one pid a line. */
 const gits = () => { try { return execFileSync('pgrep', ['-P', String(process.pid), '-f', 'hash-object|mktree']).toString(); } catch { return ''; } };
 
-/** Polls until `done` (at most 5 s): a killed process is gone once the kernel has reaped it. */
-async function until(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (Date.now() < deadline && !done()) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 describe('the change feed\'s shortcuts, and where they must not be taken', () => {
   it('asks the helper to watch a file only when an event of its directory named it: a write keeps the watch, a rename brings another inode', async () => {
@@ -112,7 +108,7 @@ describe('the change feed\'s shortcuts, and where they must not be taken', () =>
     const { root, ws, feed } = await watched(FILES);
     await expectSeen(ws, root, () => writeFileSync(join(root, 'src/a.js'), 'hashed by the running gits\n'));
     for (const pid of gits().trim().split('\n')) process.kill(Number(pid), 'SIGKILL');
-    await until(() => gits().trim() === '');
+    await until(() => gits().trim() === '', 'the killed gits to go', 5_000);
     await expectSeen(ws, root, () => writeFileSync(join(root, 'src/a.js'), 'hashed by new ones\n'));
     expect(feed.reports.every((r) => r.trusted)).toBe(true);
   });
@@ -122,7 +118,6 @@ describe('the change feed\'s shortcuts, and where they must not be taken', () =>
     await expectSeen(ws, root, () => writeFileSync(join(root, 'src/a.js'), 'hashed by the running gits\n'));
     expect(gits().trim().split('\n')).toHaveLength(2);
     ws.close();
-    await until(() => gits().trim() === '');
-    expect(gits().trim()).toBe('');
+    await until(() => gits().trim() === '', 'the closed feed\'s gits to go', 5_000);
   });
 });
