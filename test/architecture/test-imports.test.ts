@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { importEdges, type ImportEdge } from './import-graph.js';
 
@@ -31,6 +32,21 @@ describe('imports between src/, test/ and bench/', () => {
   it('only the benchmarks smoke tests in test/bench/ import bench/', () => {
     expect(show(edges.filter((e) => under('test')(e.from) && !under('test/bench')(e.from) && under('bench')(e.to)))).toEqual([]);
     expect(edges.some((e) => under('test/bench')(e.from) && under('bench')(e.to))).toBe(true);
+  });
+
+  // nock patches node:http, a core module that outlives a test file's module registry: left
+  // active, it serves the next file's plain HTTP through sockets of its own in the same jest worker
+  // (the egress proxy's byte counts read 0 there, in a full run only).
+  it('a test file that loads nock, itself or through what it imports, unpatches node:http after its tests', () => {
+    const text = (file: string) => readFileSync(path.join(repo, file), 'utf8');
+    const loads = new Set(edges.flatMap((e) => [e.from, e.to]).filter((file) => under('test')(file) && /from 'nock'/.test(text(file))));
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const e of edges) if (!e.typeOnly && loads.has(e.to) && !loads.has(e.from)) grew = Boolean(loads.add(e.from));
+    }
+    const tests = [...loads].filter((file) => file.endsWith('.test.ts'));
+    expect(tests.length).toBeGreaterThan(20);
+    expect(tests.filter((file) => !text(file).includes('nock.restore()'))).toEqual([]);
   });
 
   it('src/ imports only src/', () => {

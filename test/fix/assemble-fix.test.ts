@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import nock from 'nock';
 import { writeFileSync } from 'node:fs';
 import { noFixWrappers } from '../../src/fix/fix-wrappers.js';
 import { pushBranch } from '../../src/workspace/push-branch.js';
@@ -127,3 +128,6 @@ describe('one assembly of a fix', () => {
     expect(fixCommands(root, saved, { verify: undefined, setup: undefined })).toEqual({ verify: 'npm test', setup: null });
   });
 });
+
+// nock (loaded by what this file imports) patches node:http, which outlives this file's module registry.
+afterAll(() => nock.restore());

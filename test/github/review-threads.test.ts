@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import nock from 'nock';
 import { createGitHost } from '../../src/github/octokit-host.js';
 import { newFakeGitHubState, nockFakeGitHub, type FakeGitHubState, type FakeReviewComment } from '../support/fake-github.js';
@@ -99,3 +99,6 @@ describe('GitHost review threads', () => {
     ]);
   });
 });
+
+// nock (loaded by what this file imports) patches node:http, which outlives this file's module registry.
+afterAll(() => nock.restore());

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
+import nock from 'nock';
 import { join } from 'node:path';
 import { openSqliteQueue } from '../../src/queue/sqlite-queue.js';
 import { BUGGY_REPO } from '../cli/helpers.js';
@@ -69,3 +70,6 @@ describe('spend across a crash at the job end', () => {
     expect(await within(second.exited, 20_000, 'graceful shutdown')).toEqual({ code: 0, signal: null });
   }, 180_000);
 });
+
+// nock (loaded by what this file imports) patches node:http, which outlives this file's module registry.
+afterAll(() => nock.restore());
