@@ -130,6 +130,9 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
           { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(repoClient(context, clients), context.repo()), readConfig: () => readConfig(context, clients) },
           { queue: deps.queue, identity, wake: deps.wake, refusals, permissions, configs, afterAnswer, log, defaults },
         );
+        // A job records its delivery; every other answer is recorded here, so that after a power
+        // cut GitHub's delivery log shows what was answered and lost (recover-deliveries.ts).
+        if (result !== 'enqueued') await deps.queue.answered?.record(context.id);
         log.info({ result, detail }, `webhook ${result}`);
         deps.metrics.webhook(context.name, result, (performance.now() - started) / 1000);
         sweepNowAndThen();

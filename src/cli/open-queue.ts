@@ -16,5 +16,8 @@ export async function openQueue(config: EnvConfig, log: Logger): Promise<JobQueu
   }
   mkdirSync(dirname(config.db), { recursive: true, mode: 0o700 });
   log.info({ db: config.db }, 'queue: SQLite');
-  return openSqliteQueue({ path: config.db });
+  return openSqliteQueue({
+    path: config.db,
+    onSyncError: (err) => log.warn({ err }, 'the queue\'s write-ahead log could not be synced: a power cut now may take the deliveries answered last; greenfix finds them in GitHub\'s delivery log at its next start'),
+  });
 }

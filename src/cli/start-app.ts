@@ -6,7 +6,8 @@ import type { ImageTools } from '../image/image-tools.js';
 import { Probot, ProbotOctokit, Server } from 'probot';
 import type { Logger } from 'pino';
 import { createAfterAnswer, type AfterAnswer } from '../app/after-answer.js';
-import { greenfixApp } from '../app/greenfix-app.js';
+import { EVENTS, greenfixApp } from '../app/greenfix-app.js';
+import { recoverDeliveries } from '../app/recover-deliveries.js';
 import { jobLogger } from '../app/logger-context.js';
 import { limitWebhookBodies } from '../app/webhook-body-limit.js';
 import { DEFAULT_WEBHOOK_MAX_BYTES } from '../config/env-config.js';
@@ -173,6 +174,9 @@ export async function startApp(o: AppOptions): Promise<RunningApp> {
     });
     const address = http.address();
     url = address && typeof address === 'object' ? `http://${o.host}:${address.port}` : null;
+    // Listening now: what GitHub sends again arrives.
+    const answered = o.queue.answered;
+    if (answered) afterAnswer.run('recovering deliveries a power cut took', () => recoverDeliveries({ answered, octokit: () => new Probot(probotOptions).auth(), events: EVENTS, log: o.log }));
   }
   return {
     url,

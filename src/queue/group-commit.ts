@@ -1,18 +1,17 @@
 export interface GroupCommitOptions {
   /**
-   * Makes a batch's commit durable (wal-sync.ts) before its callers hear of it; rejected: every
-   * caller of the batch is rejected (the rows may be there, but nobody was promised them).
-   * Absent: the commit's own fsync, if any, is the only one.
+   * Runs after each batch's commit, before its callers hear of it: starts the batch's disk sync
+   * (wal-sync.ts), which nobody waits for. Absent: the commit's own fsync, if any, is the only one.
    */
-  durable?: () => Promise<void>;
+  afterCommit?: () => void;
 }
 
 /**
  * Group commit: calls made in the same turn of the event loop are applied together by `applyAll`
  * (one transaction, so one fsync for the lot), and each caller gets its own result or error.
  * Under a burst of webhooks this turns N synchronous disk syncs on the receiver's only thread into
- * a few; alone, a call waits one `setImmediate`. With `durable`, the sync is not on the thread at
- * all: the batch commits unsynced and its callers wait for `durable()`.
+ * a few; alone, a call waits one `setImmediate`. With `afterCommit`, the batch commits unsynced
+ * and its sync starts on the thread pool as its callers go on.
  */
 export function groupCommit<A, R>(
   applyAll: (items: readonly A[]) => Array<{ ok: true; value: R } | { ok: false; error: unknown }>,
@@ -35,13 +34,8 @@ export function groupCommit<A, R>(
       for (const p of batch) p.reject(error);
       return;
     }
-    if (!options.durable) return settle(batch, results);
-    options.durable().then(
-      () => settle(batch, results),
-      (error: unknown) => {
-        for (const p of batch) p.reject(error);
-      },
-    );
+    options.afterCommit?.();
+    settle(batch, results);
   };
   return (item) =>
     new Promise<R>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { subjectKey, type JobRequest } from '../triggers/types.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+import { createAnsweredDeliveries } from './answered-deliveries.js';
 import { groupCommit } from './group-commit.js';
 import { rowToJob, type JobRow } from './job-row.js';
 import { createClaim, createLeaseOps, type SqliteContext } from './sqlite-lease.js';
@@ -20,6 +21,8 @@ export interface SqliteQueueOptions {
   backoff?: BackoffOptions;
   /** Opens the write-ahead log to sync it after an enqueue's commit (wal-sync.ts); tests hold or fail its syncs. Default: fdatasync. */
   openLog?: (file: string) => Promise<SyncedFile>;
+  /** Told when a sync of the log fails (what was answered may not survive a power cut); default: nobody. */
+  onSyncError?: (error: unknown) => void;
 }
 
 /**
@@ -30,14 +33,16 @@ export interface SqliteQueueOptions {
 export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
   const db = openQueueDatabase(options.path);
   const ctx: SqliteContext = { db, now: options.now ?? Date.now, backoff: options.backoff ?? DEFAULT_BACKOFF };
-  // What the webhook's answer promises is durable before the answer, but in WAL mode the fsync
-  // runs on the thread pool: the receiver's thread commits unsynced and goes on with the next
-  // delivery. Without WAL (in memory, or a filesystem where SQLite could not use it) the commit
-  // syncs itself, as before.
+  // In WAL mode the webhook's answer waits for the commit, not for the disk: the receiver's thread
+  // commits unsynced, the log's fsync starts on the thread pool, and the answer goes out. A process
+  // crash loses nothing; what a power cut takes, GitHub's delivery log gives back (`answered`).
+  // Without WAL (in memory, or a filesystem where SQLite could not use it) the commit syncs itself.
   const enqueueMany = createEnqueueMany(ctx);
   const unsynced = createUnsyncedCommit(db);
   const log = db.pragma('journal_mode', { simple: true }) === 'wal' ? createWalSync({ path: options.path, ...(options.openLog ? { openFile: options.openLog } : {}) }) : null;
-  const enqueue = log ? groupCommit((items: Parameters<typeof enqueueMany>[0]) => unsynced(() => enqueueMany(items)), { durable: log.sync }) : groupCommit(enqueueMany);
+  const syncSoon = () => void log?.sync().catch((error: unknown) => options.onSyncError?.(error));
+  const enqueue = log ? groupCommit((items: Parameters<typeof enqueueMany>[0]) => unsynced(() => enqueueMany(items)), { afterCommit: syncSoon }) : groupCommit(enqueueMany);
+  const answered = log ? createAnsweredDeliveries({ db, now: ctx.now, unsynced, afterCommit: syncSoon }) : undefined;
   const claim = createClaim(ctx);
   const lease = createLeaseOps(ctx);
   const read = createReadOps(ctx);
@@ -74,6 +79,7 @@ export function openSqliteQueue(options: SqliteQueueOptions): JobQueue {
     recordMerge: async (repoKey, number, at) => pulls.recordMerge(repoKey, number, at),
     pullRequestsOpenedSince: async (repoKey, since) => pulls.pullRequestsOpenedSince(repoKey, since),
     stats: async (since) => pulls.stats(since),
+    ...(answered ? { answered } : {}),
     close: async () => {
       await log?.close();
       if (db.open) db.close();
@@ -190,7 +196,8 @@ function createAbandon(ctx: SqliteContext): (workerId: string) => number {
 
 /**
  * prune(before, limit): the oldest finished jobs first, in one transaction. Deleting the row
- * frees its delivery id and dedupe key (both are columns of it); notes go by their own age.
+ * frees its delivery id and dedupe key (both are columns of it); notes go by their own age, and
+ * so do answered deliveries, `limit` of them per call.
  */
 function createPrune(ctx: SqliteContext): (before: number, limit: number) => number {
   const { db } = ctx;
@@ -199,8 +206,10 @@ function createPrune(ctx: SqliteContext): (before: number, limit: number) => num
        SELECT seq FROM jobs WHERE state IN ('succeeded', 'failed', 'cancelled') AND updated_at < ? ORDER BY updated_at LIMIT ?)`,
   );
   const notes = db.prepare<[number]>('DELETE FROM notes WHERE created_at < ?');
+  const answered = db.prepare<[number, number]>('DELETE FROM answered WHERE delivery_id IN (SELECT delivery_id FROM answered WHERE at < ? ORDER BY at LIMIT ?)');
   return db.transaction((before: number, limit: number) => {
     notes.run(before);
+    answered.run(before, limit);
     return jobs.run(before, limit).changes;
   });
 }

@@ -106,6 +106,17 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX jobs_running_by_repo ON jobs (repo_key, lease_until) WHERE state = 'running';
    CREATE INDEX jobs_by_repo ON jobs (repo_key, seq);
    CREATE INDEX jobs_authorizing ON jobs (created_at) WHERE state = 'authorizing';`,
+  // Deliveries answered without a job of their own (ignored, refused, cancelling, a duplicate by
+  // dedupe key): with the jobs' delivery ids, everything the receiver answered, which GitHub's
+  // delivery log is compared with after a power cut (app/recover-deliveries.ts). Recording starts
+  // now: what an older greenfix answered before is not compared.
+  `CREATE TABLE answered (
+     delivery_id TEXT PRIMARY KEY,
+     at INTEGER NOT NULL
+   ) WITHOUT ROWID;
+   CREATE INDEX answered_by_at ON answered (at);
+   CREATE TABLE answered_since (at INTEGER NOT NULL);
+   INSERT INTO answered_since (at) VALUES (CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,4 +1,5 @@
 import type { JobRequest } from '../triggers/types.js';
+import type { AnsweredDeliveries } from './answered-deliveries.js';
 
 /**
  * A durable job queue (DESIGN §1). Two implementations keep the same promises: SQLite (embedded
@@ -243,7 +244,8 @@ export interface JobQueue {
   noteOnce(key: string): Promise<boolean>;
   /**
    * Forgets up to `limit` finished jobs (succeeded, failed, cancelled) last updated before
-   * `before` (epoch ms), with their dedupe keys, and notes older than that; returns how many jobs.
+   * `before` (epoch ms), with their dedupe keys, and notes and answered deliveries older than
+   * that; returns how many jobs.
    * A redelivery of a forgotten delivery makes a new job, so keep `before` far behind GitHub's
    * redelivery window (greenfix keeps 30 days by default).
    */
@@ -267,6 +269,11 @@ export interface JobQueue {
    * (spend recorded, PR opened, PR merged) at or after `since` (default: all time).
    */
   stats(since?: number): Promise<QueueStats>;
+  /**
+   * Present when an answer comes before the disk sync (the SQLite queue in WAL mode): what was
+   * answered, to find the deliveries a power cut took. Absent (Redis): the answer waits for the store.
+   */
+  answered?: AnsweredDeliveries;
   close(): Promise<void>;
 }
 

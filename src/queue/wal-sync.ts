@@ -78,8 +78,8 @@ export function createWalSync(options: WalSyncOptions): WalSync {
 
 /**
  * Runs `commit` with this connection's `synchronous` at NORMAL (in WAL mode: no fsync at commit;
- * the log is still synced before every checkpoint), then back at FULL. The caller either syncs
- * the log itself before it reports the commit (WalSync), or can lose the commit in a power cut.
+ * the log is still synced before every checkpoint), then back at FULL. Until the caller's sync of
+ * the log (WalSync) is done, a power cut can take the commit; a process crash cannot.
  */
 export function createUnsyncedCommit(db: Database.Database): <T>(commit: () => T) => T {
   const normal = db.prepare('PRAGMA synchronous = NORMAL');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { groupCommit } from '../../src/queue/group-commit.js';
@@ -96,51 +96,41 @@ describe('createWalSync', () => {
   });
 });
 
-describe('groupCommit with a durable step', () => {
-  it('answers a batch only once it is durable; a failed sync rejects the whole batch', async () => {
-    const held = heldSync();
-    const { sync } = createWalSync({ path: 'x', openFile: held.openFile });
-    const apply = groupCommit<number, number>((items) => items.map((n) => ({ ok: true, value: n })), { durable: sync });
-    const a = settled(apply(1));
-    await until(() => held.calls.length === 1);
-    expect(a.done).toBe(false);
-    held.finish(0);
-    await turn();
-    expect(a.done).toBe(true);
-    const b = apply(2);
-    await until(() => held.calls.length === 2);
-    held.fail(1, 'ENOSPC');
-    await expect(b).rejects.toThrow('ENOSPC');
+describe('groupCommit with an afterCommit step', () => {
+  it('starts it once per batch, after the batch is applied, and answers the callers without waiting for anything', async () => {
+    const applied: number[][] = [];
+    const after: number[] = [];
+    const apply = groupCommit<number, number>((items) => (applied.push([...items]), items.map((n) => ({ ok: true, value: n * 10 }))), { afterCommit: () => after.push(applied.length) });
+    expect(await Promise.all([apply(1), apply(2)])).toEqual([10, 20]);
+    expect(await apply(3)).toBe(30);
+    expect(applied).toEqual([[1, 2], [3]]);
+    expect(after).toEqual([1, 2]);
   });
 });
 
-describe('SQLite enqueue: durable before it resolves, the sync off the thread', () => {
-  it('resolves after the log sync, with the row already committed; a failed sync rejects, and the redelivery finds the job', async () => {
+describe('SQLite enqueue: answered at the commit, the log synced off the thread', () => {
+  it('resolves while the sync it started is still running; a failed sync is told, and the job stays', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gf-walsync-'));
     const path = join(dir, 'queue.db');
     const held = heldSync();
-    const queue = openSqliteQueue({ path, openLog: held.openFile });
+    const errors: unknown[] = [];
+    const queue = openSqliteQueue({ path, openLog: held.openFile, onSyncError: (error) => errors.push(error) });
     const other = openSqliteQueue({ path });
     try {
-      const enqueued = queue.enqueue(jobRequest(1, 1), { deliveryId: 'd-1' });
-      const state = settled(enqueued);
-      while (held.calls.length === 0) await turn();
-      expect(held.calls).toEqual([`${path}-wal`]);
-      expect(existsSync(`${path}-wal`)).toBe(true);
-      expect(state.done).toBe(false);
-      expect(await other.counts()).toMatchObject({ queued: 1 }); // committed, not yet reported
-      held.finish(0);
-      expect((await enqueued).created).toBe(true);
-
-      const failed = queue.enqueue(jobRequest(1, 2), { deliveryId: 'd-2' });
-      while (held.calls.length < 2) await turn();
-      held.fail(1, 'EIO');
-      await expect(failed).rejects.toThrow('EIO');
-      const again = queue.enqueue(jobRequest(1, 2), { deliveryId: 'd-2' });
-      while (held.calls.length < 3) await turn();
-      held.finish(2);
-      expect(await again).toMatchObject({ created: false, job: { deliveryId: 'd-2' } });
+      expect((await queue.enqueue(jobRequest(1, 1), { deliveryId: 'd-1' })).created).toBe(true);
+      expect(held.calls).toEqual([`${path}-wal`]); // started, not finished
+      expect(await other.counts()).toMatchObject({ queued: 1 });
+      const second = await queue.enqueue(jobRequest(1, 2), { deliveryId: 'd-2' });
+      expect(second.created).toBe(true);
+      held.fail(0, 'EIO');
+      await until(() => held.calls.length === 2); // the second commit's own round, after the first
+      held.finish(1);
+      await until(() => errors.length === 1);
+      expect(String(errors[0])).toContain('EIO');
+      expect(await queue.enqueue(jobRequest(1, 2), { deliveryId: 'd-2' })).toMatchObject({ created: false, job: { id: second.job.id } });
+      await until(() => held.calls.length === 3);
     } finally {
+      held.calls.forEach((_, i) => held.finish(i)); // a settled one stays as it was
       await queue.close();
       await other.close();
       rmSync(dir, { recursive: true, force: true });

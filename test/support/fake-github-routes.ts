@@ -17,6 +17,15 @@ const json = (status: number, body: unknown): FakeResponse => ({ status, body })
 
 const routes: Route[] = [
   ['GET', /^\/app$/, (s) => json(200, { id: s.appId, slug: s.appSlug, name: s.appSlug })],
+  // Newest first, one page (a test's log is short).
+  ['GET', /^\/app\/hook\/deliveries$/, (s) => json(200, [...s.deliveries].reverse().map((d) => ({ ...d, redelivery: false, duration: 0.01, status: d.status_code < 300 ? 'OK' : 'failed', installation_id: 1, repository_id: 1 })))],
+  ['POST', /^\/app\/hook\/deliveries\/(?<id>\d+)\/attempts$/, (s, p) => {
+    const delivery = s.deliveries.find((d) => d.id === Number(p.id));
+    if (!delivery) return json(404, { message: 'Not Found' });
+    s.redeliveries.push(delivery.id);
+    s.onRedeliver?.(delivery);
+    return json(202, {});
+  }],
   ['POST', /^\/app\/installations\/\d+\/access_tokens$/, (s, _p, b) => {
     const body = { ...(b?.repository_ids ? { repository_ids: b.repository_ids as number[] } : {}), ...(b?.permissions ? { permissions: b.permissions as Record<string, string> } : {}) };
     const gitOnly = JSON.stringify(body.permissions) === JSON.stringify({ contents: 'write' });

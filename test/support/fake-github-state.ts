@@ -135,6 +135,21 @@ export interface FakeGitHubState {
    * as on GitHub. Unset: the stored `headSha` is answered as is.
    */
   resolveRef?: (ref: string) => string | null;
+  /** The app's webhook delivery log (GET /app/hook/deliveries), oldest first; a test adds what it sent. */
+  deliveries: FakeDelivery[];
+  /** The attempts asked to be sent again (POST /app/hook/deliveries/<id>/attempts), in order; `onRedeliver` sends them. */
+  redeliveries: number[];
+  onRedeliver?: (delivery: FakeDelivery) => void;
+}
+
+/** One attempt in the delivery log, as GitHub's `hook-delivery-item` has it (the fields greenfix reads). */
+export interface FakeDelivery {
+  id: number;
+  guid: string;
+  delivered_at: string;
+  status_code: number;
+  event: string;
+  action: string | null;
 }
 
 export function newFakeGitHubState(overrides: Partial<FakeGitHubState> = {}): FakeGitHubState {
@@ -161,6 +176,8 @@ export function newFakeGitHubState(overrides: Partial<FakeGitHubState> = {}): Fa
     requestTokens: [],
     tokenLifetimeMs: 3_600_000,
     nextId: 1000,
+    deliveries: [],
+    redeliveries: [],
     ...overrides,
   };
 }

@@ -61,7 +61,7 @@ export async function startGitHttpServer(opts: GitHttpServerOptions): Promise<Gi
       return;
     }
     Promise.resolve(opts.beforeRequest?.({ method: record.method, path: record.path, query: record.query }))
-      .then(() => servePush(record, opts.root, () => serveCgi(req, res, record, opts.root, children)))
+      .then(() => serveCgi(req, res, record, opts.root, children, pushRecorder(record, opts.root)))
       .catch((error: unknown) => {
         record.status = 500;
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
@@ -119,14 +119,19 @@ function cgiEnv(req: IncomingMessage, record: GitHttpRequest, root: string): Rec
   return env;
 }
 
-/** Serves the request; a push's record learns whether it moved a ref. */
-async function servePush(record: GitHttpRequest, root: string, serve: () => Promise<void>): Promise<void> {
-  if (record.method !== 'POST' || !record.path.endsWith('/git-receive-pack')) return serve();
+/**
+ * For a push, what runs before http-backend starts and after it ends (before the response does,
+ * so the pusher cannot go on before its record says whether the push moved a ref).
+ */
+function pushRecorder(record: GitHttpRequest, root: string): { before: () => Promise<void>; after: () => Promise<void> } | null {
+  if (record.method !== 'POST' || !record.path.endsWith('/git-receive-pack')) return null;
   const gitDir = join(root, record.path.slice(0, -'/git-receive-pack'.length));
   const refs = async () => (await promisify(execFile)('git', ['--git-dir', gitDir, 'for-each-ref', '--format=%(refname) %(objectname)'])).stdout;
-  const before = await refs();
-  await serve();
-  record.movedRefs = (await refs()) !== before;
+  let before = '';
+  return {
+    before: async () => void (before = await refs()),
+    after: async () => void (record.movedRefs = (await refs()) !== before),
+  };
 }
 
 /** Runs `git http-backend` for one request: body to stdin, CGI headers and body from stdout. */
@@ -136,15 +141,18 @@ function serveCgi(
   record: GitHttpRequest,
   root: string,
   children: Set<ChildProcess>,
+  push: ReturnType<typeof pushRecorder>,
 ): Promise<void> {
-  return new Promise((resolve, reject) => {
+  return Promise.resolve(push?.before()).then(() => new Promise((resolve, reject) => {
     const child = spawn('git', ['http-backend'], { env: cgiEnv(req, record, root), detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     children.add(child);
     child.on('close', () => {
       children.delete(child);
-      if (!res.headersSent) writeHead(res, record, Buffer.alloc(0));
-      res.end();
-      resolve();
+      void Promise.resolve(push?.after()).catch(() => undefined).then(() => {
+        if (!res.headersSent) writeHead(res, record, Buffer.alloc(0));
+        res.end();
+        resolve();
+      });
     });
     child.on('error', reject);
     res.on('close', () => killGroup(child));
@@ -166,7 +174,7 @@ function serveCgi(
         res.write(body);
       }
     });
-  });
+  }));
 }
 
 /** Once `buffer` holds the whole CGI header block, sends it as the response head; returns the body part. */

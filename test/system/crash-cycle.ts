@@ -102,13 +102,18 @@ export async function crashAndResume(crashAt: string, atCrash: AtCrash, env: Rec
       throw Object.assign(error as Error, { message: `${(error as Error).message}\n\nstatus comment:\n${status}\n\ngit requests:\n${gitRequests}\n\nsecond process:\n${second.stdout().slice(-6000)}` });
     }
   } finally {
-    for (const p of processes) {
-      p.kill();
-      await p.exited;
-    }
-    killProcessesUnder(f.dir);
-    await f.close();
+    await closeAll(f, processes);
   }
+}
+
+/** Kills the fixture's serve processes and whatever they left running, then closes the fixture (pass or fail). */
+export async function closeAll(f: ServeFixture, processes: readonly ServeProcess[]): Promise<void> {
+  for (const p of processes) {
+    p.kill();
+    await p.exited;
+  }
+  killProcessesUnder(f.dir);
+  await f.close();
 }
 
 /** The remote's hook for MID_PUSH: the first push kills the first process, waits for it to die, and fails. */

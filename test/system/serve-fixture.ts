@@ -25,8 +25,11 @@ export interface ServeFixture {
   /** The environment of a serve process (add GREENFIX_CRASH_AT to crash it). */
   env: Record<string, string>;
   spawn(extra?: Record<string, string>): ServeProcess;
-  /** A signed `issues.labeled` delivery for issue `number` to a running process. */
-  label(url: string, number: number, deliveryId: string): Promise<WebhookAnswer>;
+  /**
+   * A signed `issues.labeled` delivery for issue `number` to a running process (label `agent-fix`
+   * unless given); what it was answered goes into the fake GitHub's delivery log.
+   */
+  label(url: string, number: number, deliveryId: string, label?: string): Promise<WebhookAnswer>;
   /** Every request the git remote saw, with its status (pushes are POST …/git-receive-pack). */
   gitRequests: GitHttpRequest[];
   /** The tree of a branch in the remote, or null. */
@@ -82,15 +85,17 @@ export async function startServeFixture(options: ServeFixtureOptions): Promise<S
     env,
     gitRequests: gitServer.requests,
     spawn: (extra = {}) => spawnServe({ cwd: home, env: { ...env, ...extra } }),
-    label: (url, number, deliveryId) => {
+    label: async (url, number, deliveryId, label = 'agent-fix') => {
       const payload = examplePayload('issues', 'labeled');
       Object.assign(payload, {
         repository,
         issue: { ...payload.issue, number, title: 'add() gives the wrong answer', body: 'add 2 3 should be 5', pull_request: undefined },
-        label: { ...payload.label, name: 'agent-fix' },
+        label: { ...payload.label, name: label },
         sender: { login: 'octocat', type: 'User', id: 1 },
       });
-      return sendWebhook(`${url}/api/github/webhooks`, { event: 'issues', deliveryId, payload: withInstallation(payload, INSTALLATION), secret: SECRET });
+      const answer = await sendWebhook(`${url}/api/github/webhooks`, { event: 'issues', deliveryId, payload: withInstallation(payload, INSTALLATION), secret: SECRET });
+      state.deliveries.push({ id: state.nextId++, guid: deliveryId, delivered_at: new Date().toISOString(), status_code: answer.status, event: 'issues', action: 'labeled' });
+      return answer;
     },
     remoteTree: (branch) => {
       try {
