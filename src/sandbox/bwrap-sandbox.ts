@@ -89,7 +89,6 @@ export interface BwrapSandboxOptions {
   egress?: EgressOptions;
 }
 
-
 const HOME = '/tmp/home';
 /** The launcher's descriptor carrying the seccomp program to bwrap. */
 const SECCOMP_FD = 3;
