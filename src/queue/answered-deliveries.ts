@@ -28,16 +28,23 @@ export interface AnsweredDeliveriesOptions {
   afterCommit: () => void;
 }
 
+/** Records one delivery as answered at `at` (inside the caller's transaction; a second record of it changes nothing). */
+export function answeredRecorder(db: Database.Database): (deliveryId: string, at: number) => void {
+  const insert = db.prepare<[string, number]>('INSERT OR IGNORE INTO answered (delivery_id, at) VALUES (?, ?)');
+  return (deliveryId, at) => void insert.run(deliveryId, at);
+}
+
 export function createAnsweredDeliveries(o: AnsweredDeliveriesOptions): AnsweredDeliveries {
   const { db } = o;
-  const insert = db.prepare<[string, number]>('INSERT OR IGNORE INTO answered (delivery_id, at) VALUES (?, ?)');
-  const inAnswered = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM answered WHERE delivery_id = ?');
-  const inJobs = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM jobs WHERE delivery_id = ?');
+  const insert = answeredRecorder(db);
+  const known = db.prepare<{ id: string }, { known: number }>(
+    'SELECT EXISTS (SELECT 1 FROM answered WHERE delivery_id = @id) OR EXISTS (SELECT 1 FROM jobs WHERE delivery_id = @id) AS known',
+  );
   const newestAnswered = db.prepare<[], { at: number }>('SELECT at FROM answered ORDER BY at DESC LIMIT 1');
   const newestJob = db.prepare<[], { at: number }>('SELECT created_at AS at FROM jobs ORDER BY seq DESC LIMIT 1');
   const recordingSince = db.prepare<[], { at: number }>('SELECT at FROM answered_since LIMIT 1');
   const insertAll = db.transaction((ids: readonly string[]) => {
-    for (const id of ids) insert.run(id, o.now());
+    for (const id of ids) insert(id, o.now());
   });
   const record = groupCommit<string, void>(
     (ids) => {
@@ -48,7 +55,7 @@ export function createAnsweredDeliveries(o: AnsweredDeliveriesOptions): Answered
   );
   return {
     record,
-    unknown: async (ids) => ids.filter((id) => inAnswered.get(id)!.n === 0 && inJobs.get(id)!.n === 0),
+    unknown: async (ids) => ids.filter((id) => known.get({ id })!.known === 0),
     async checkFrom(marginMs) {
       const since = recordingSince.get()?.at ?? 0;
       const newest = Math.max(newestAnswered.get()?.at ?? 0, newestJob.get()?.at ?? 0);

@@ -1,3 +1,4 @@
+import { answeredRecorder } from './answered-deliveries.js';
 import { groupCommit } from './group-commit.js';
 import { rowToJob, type JobRow } from './job-row.js';
 import { createCancelSubject } from './sqlite-cancel.js';
@@ -15,8 +16,9 @@ export interface AuthorizeOps {
  * one IMMEDIATE transaction per event-loop turn (group-commit.ts: a burst of webhooks pays a few
  * fsyncs for its decisions, as for its enqueues):
  * let the job in (superseding the older active jobs of its subject), or remove it as if it had
- * never been enqueued (its delivery is still one the receiver answered: see answered-deliveries.ts). A newer job of the subject never waits behind it: enqueueing or letting in
- * a job cancels the older authorizing ones, so the newest request wins.
+ * never been enqueued, its delivery kept as one the receiver answered (answered-deliveries.ts). A
+ * newer job of the subject never waits behind it: enqueueing or letting in a job cancels the
+ * older authorizing ones, so the newest request wins.
  */
 export function createAuthorizeOps(ctx: SqliteContext): AuthorizeOps {
   const { db } = ctx;
@@ -25,14 +27,14 @@ export function createAuthorizeOps(ctx: SqliteContext): AuthorizeOps {
   const byId = db.prepare<[string], JobRow>('SELECT * FROM jobs WHERE id = ?');
   const letIn = db.prepare<{ seq: number; now: number }, JobRow>(`UPDATE jobs SET state = 'queued', updated_at = @now WHERE seq = @seq RETURNING *`);
   const remove = db.prepare<[number]>('DELETE FROM jobs WHERE seq = ?');
-  const answered = db.prepare<[string, number]>('INSERT OR IGNORE INTO answered (delivery_id, at) VALUES (?, ?)');
+  const answered = answeredRecorder(db);
   const awaiting = db.prepare<[number, number], JobRow>(`SELECT * FROM jobs WHERE state = 'authorizing' AND created_at < ? ORDER BY created_at, seq LIMIT ?`);
   const one = db.transaction((id: string, allowed: boolean): AuthorizeResult => {
     const row = byId.get(id);
     if (!row || row.state !== 'authorizing') return { job: row ? rowToJob(row) : null, changed: false, superseded: [] };
     if (!allowed) {
       remove.run(row.seq);
-      answered.run(row.delivery_id, ctx.now());
+      answered(row.delivery_id, ctx.now());
       return { job: rowToJob(row), changed: true, superseded: [] };
     }
     const superseded = cancelSubject(row.subject, `superseded by job ${row.id}`, row.seq).map((job) => job.id);

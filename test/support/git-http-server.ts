@@ -135,7 +135,7 @@ function pushRecorder(record: GitHttpRequest, root: string): { before: () => Pro
 }
 
 /** Runs `git http-backend` for one request: body to stdin, CGI headers and body from stdout. */
-function serveCgi(
+async function serveCgi(
   req: IncomingMessage,
   res: ServerResponse,
   record: GitHttpRequest,
@@ -143,16 +143,19 @@ function serveCgi(
   children: Set<ChildProcess>,
   push: ReturnType<typeof pushRecorder>,
 ): Promise<void> {
-  return Promise.resolve(push?.before()).then(() => new Promise((resolve, reject) => {
+  await push?.before();
+  return new Promise((resolve, reject) => {
     const child = spawn('git', ['http-backend'], { env: cgiEnv(req, record, root), detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     children.add(child);
     child.on('close', () => {
       children.delete(child);
-      void Promise.resolve(push?.after()).catch(() => undefined).then(() => {
+      const end = () => {
         if (!res.headersSent) writeHead(res, record, Buffer.alloc(0));
         res.end();
         resolve();
-      });
+      };
+      if (push) push.after().catch(() => undefined).then(end);
+      else end();
     });
     child.on('error', reject);
     res.on('close', () => killGroup(child));
@@ -174,7 +177,7 @@ function serveCgi(
         res.write(body);
       }
     });
-  }));
+  });
 }
 
 /** Once `buffer` holds the whole CGI header block, sends it as the response head; returns the body part. */
