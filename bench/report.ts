@@ -16,6 +16,7 @@ import type { SandboxCommandBench } from './sandbox-command.js';
 import type { StepOverheadBench } from './step-overhead.js';
 import type { TreeHashBench } from './tree-hash.js';
 import type { WebhookAckBench } from './webhook-ack.js';
+import { CLI_CONTEXT } from './scripted-run.js';
 import { ackUnderJobsRows, webhookAckRows } from './webhook-ack-rows.js';
 import type { AckUnderJobsBench } from './ack-under-jobs.js';
 
@@ -54,7 +55,10 @@ export function formatTable(r: BenchResults): string {
   const rows: Row[] = [['benchmark', 'measured', 'baseline (same run)', 'ratio', 'goal']];
   for (const b of c.budgets) {
     const name = `context tokens, ${c.steps} steps, budget ${n(b.maxTokens)}/keep ${b.keepLastToolResults}`;
-    rows.push([name, `${n(b.sentTokens)} tok sent`, `${n(c.fullTokens)} tok full history`, fixed(b.ratio, 3), '≤ 0.333' + met(b.ratio <= 1 / 3)]);
+    // The goal is for the CLI's default budget (or a tighter one); a looser budget sends a 60-step
+    // session's first third or more whole, so its ratio is a reference for large-context models.
+    const goal = b.maxTokens <= CLI_CONTEXT.maxTokens ? '≤ 0.333' + met(b.ratio <= 1 / 3) : `(reference: looser than the CLI's ${n(CLI_CONTEXT.maxTokens)})`;
+    rows.push([name, `${n(b.sentTokens)} tok sent`, `${n(c.fullTokens)} tok full history`, fixed(b.ratio, 3), goal]);
     rows.push(['  largest single request', `${n(b.maxRequestTokens)} tok`, `budget ${n(b.maxTokens)} (full: ${n(c.maxFullRequestTokens)})`, fixed(b.maxRequestTokens / b.maxTokens, 3), '≤ 1' + met(b.maxRequestTokens <= b.maxTokens)]);
   }
   const feedRatio = t.feedMs / t.naiveMs;

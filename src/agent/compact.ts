@@ -1,7 +1,7 @@
 import { ModelError } from '../model/errors.js';
 import type { ChatMessage, ToolSpec } from '../model/types.js';
 import { clipHeadTail } from '../util/clip.js';
-import { groupSteps, headLength, type FitOptions } from './context.js';
+import { groupSteps, headLength, sizeTally, type FitOptions } from './context.js';
 import { capSummary, HANDOFF_WORDS } from './handoff-message.js';
 import { record, type AgentState } from './state.js';
 import type { AgentDeps } from './types.js';
@@ -36,7 +36,11 @@ export function planCompaction(messages: readonly ChatMessage[], options: FitOpt
   const groups = groupSteps(messages.slice(head.length));
   const room = options.maxTokens / 2;
   let keptGroups = 1;
-  while (keptGroups < groups.length && options.estimate([...head, ...groups.slice(-(keptGroups + 1)).flat()]) <= room) keptGroups++;
+  const size = sizeTally([...head, ...(groups.at(-1) ?? [])], options);
+  for (; keptGroups < groups.length; keptGroups++) {
+    for (const m of groups[groups.length - keptGroups - 1]!) size.add(m);
+    if (size.tokens() > room) break;
+  }
   if (keptGroups >= groups.length) return null;
   const older = groups.slice(0, groups.length - keptGroups).flat();
   // Only an earlier summary (and notes) before the kept steps: summarising it again gains nothing.

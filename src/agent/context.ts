@@ -1,3 +1,4 @@
+import { messageChars, tokensFor } from '../model/estimate-tokens.js';
 import type { ChatMessage } from '../model/types.js';
 
 export interface ContextLimits {
@@ -20,7 +21,34 @@ export interface ContextLimits {
 }
 
 export interface FitOptions extends ContextLimits {
-  estimate: (messages: readonly ChatMessage[]) => number;
+  /** Characters every request adds besides its messages: the tool schemas (estimate-tokens.ts's `toolChars`); default 0. */
+  fixedChars?: number;
+}
+
+/** Messages' estimate (estimateTokens) kept as sums as they are added, removed or replaced. */
+export interface SizeTally {
+  add(message: ChatMessage): void;
+  remove(message: ChatMessage): void;
+  replace(from: ChatMessage, to: ChatMessage): void;
+  tokens(): number;
+}
+
+/**
+ * Starts a tally at `messages`. The fitting loops below stub or drop one message at a time and ask
+ * after each whether the list fits: with sums that costs the message, not the whole list again
+ * (re-estimating every list made a step's fitting quadratic in the history, on the thread that
+ * answers webhooks). Same figure as estimateTokens of the same list, to the token.
+ */
+export function sizeTally(messages: readonly ChatMessage[], options: FitOptions): SizeTally {
+  let chars = options.fixedChars ?? 0;
+  let count = messages.length;
+  for (const m of messages) chars += messageChars(m);
+  return {
+    add: (m) => ((chars += messageChars(m)), (count += 1)),
+    remove: (m) => ((chars -= messageChars(m)), (count -= 1)),
+    replace: (from, to) => (chars += messageChars(to) - messageChars(from)),
+    tokens: () => tokensFor(chars, count),
+  };
 }
 
 /**
@@ -31,7 +59,6 @@ export interface FitOptions extends ContextLimits {
  * stubbed too. The system prompt and the task are always sent.
  */
 export function fitContext(messages: readonly ChatMessage[], options: FitOptions): ChatMessage[] {
-  const fits = (list: readonly ChatMessage[]) => options.estimate(list) <= options.maxTokens;
   const stubbed = stubOlderResults(messages, options);
   if (stubbed.fits) return stubbed.messages;
   const head = messages.slice(0, headLength(messages));
@@ -41,19 +68,31 @@ export function fitContext(messages: readonly ChatMessage[], options: FitOptions
   const note = (n: number): ChatMessage[] => (n > 0 ? [{ role: 'user', content: `[${n} earlier messages elided to save context]` }] : []);
   let dropped = 0;
   const build = () => [...head, ...note(dropped), ...groups.flat()];
+  // What build() would hold, less the note: the note is counted only while asking.
+  const size = sizeTally(stubbed.messages, options);
+  const fits = () => {
+    const elided = note(dropped);
+    for (const m of elided) size.add(m);
+    const ok = size.tokens() <= options.maxTokens;
+    for (const m of elided) size.remove(m);
+    return ok;
+  };
   const dropFirst = (n: number) => {
-    for (const group of groups.slice(0, n)) dropped += group.length;
+    for (const group of groups.slice(0, n)) {
+      dropped += group.length;
+      for (const m of group) size.remove(m);
+    }
     groups = groups.slice(n);
   };
   let steps = 0;
-  while (groups.length > 1 && !fits(build())) {
+  while (groups.length > 1 && !fits()) {
     dropFirst(1);
     steps += 1;
   }
   // Whole chunks of steps, as with the stubs: the sent history then only grows until the next round.
   const chunk = Math.max(1, options.stubChunk ?? 1);
   if (steps > 0) dropFirst(Math.min(groups.length - 1, Math.ceil(steps / chunk) * chunk - steps));
-  if (fits(build())) return build();
+  if (fits()) return build();
   groups = groups.map((group) => group.map((m) => (m.role === 'tool' ? { ...m, content: stubText(names.get(m.toolCallId)) } : m)));
   return build();
 }
@@ -68,8 +107,9 @@ export function headLength(messages: readonly ChatMessage[]): number {
  * fits. `fits` false means stubs alone are not enough (then a handoff summary may help).
  */
 export function stubOlderResults(messages: readonly ChatMessage[], options: FitOptions): { fits: boolean; messages: ChatMessage[] } {
-  const fits = (list: readonly ChatMessage[]) => options.estimate(list) <= options.maxTokens;
-  if (fits(messages)) return { fits: true, messages: [...messages] };
+  const size = sizeTally(messages, options);
+  const fits = () => size.tokens() <= options.maxTokens;
+  if (fits()) return { fits: true, messages: [...messages] };
   const head = messages.slice(0, headLength(messages));
   const sent = messages.slice(head.length);
   const names = toolNames(sent);
@@ -77,12 +117,15 @@ export function stubOlderResults(messages: readonly ChatMessage[], options: FitO
   const olderResults = toolIndexes.slice(0, Math.max(0, toolIndexes.length - options.keepLastToolResults));
   const stub = (i: number) => {
     const m = sent[i];
-    if (m?.role === 'tool') sent[i] = { ...m, content: stubText(names.get(m.toolCallId)) };
+    if (m?.role !== 'tool') return;
+    const stubbed = { ...m, content: stubText(names.get(m.toolCallId)) };
+    size.replace(m, stubbed);
+    sent[i] = stubbed;
   };
   const chunk = Math.max(1, options.stubChunk ?? 1);
   for (const [n, i] of olderResults.entries()) {
     stub(i);
-    if (fits([...head, ...sent])) {
+    if (fits()) {
       // Round up to whole chunks: the next steps then stub nothing new until a chunk is used up.
       const upTo = Math.min(olderResults.length, Math.ceil((n + 1) / chunk) * chunk);
       for (const j of olderResults.slice(n + 1, upTo)) stub(j);

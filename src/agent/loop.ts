@@ -1,6 +1,6 @@
 import { ModelError } from '../model/errors.js';
-import { estimateTokens } from '../model/estimate-tokens.js';
-import type { ChatMessage, ChatResponse, ToolSpec } from '../model/types.js';
+import { estimateTokens, toolChars } from '../model/estimate-tokens.js';
+import type { ChatResponse, ToolSpec } from '../model/types.js';
 import { executeCalls, settle } from './act.js';
 import { describeExhausted, exhaustedBudget } from './budget.js';
 import { compactHistory } from './compact.js';
@@ -54,7 +54,7 @@ const COMPACTION_RETRY_STEPS = 5;
 
 /** The reply, a model error, or why the money budget forbids the call (a string). */
 async function query(deps: AgentDeps, state: AgentState, specs: ToolSpec[], compaction: { notBeforeStep: number }): Promise<ChatResponse | ModelError | string> {
-  const options = { ...deps.context, estimate: (m: readonly ChatMessage[]) => estimateTokens(m, specs) };
+  const options = { ...deps.context, fixedChars: toolChars(specs) };
   if (deps.context.handoffSummary && state.steps >= compaction.notBeforeStep && !stubOlderResults(state.messages, options).fits) {
     if (!(await compactHistory(deps, state, options))) compaction.notBeforeStep = state.steps + COMPACTION_RETRY_STEPS;
   }
