@@ -77,6 +77,10 @@ export function createJobSandbox(options: JobSandboxOptions): JobSandbox {
 
   const run = async (request: SandboxRequest): Promise<SandboxResult> => {
     stopped.signal.throwIfAborted();
+    // A walk due but not started (the job's first, at once) would start beside the command and race
+    // its first writes: the command's own walks (while it runs, and right after it) take its place.
+    if (timer) clearTimeout(timer);
+    timer = undefined;
     const measured = await Promise.all((request.writableBinds ?? []).map(async (b) => ({ source: b.source, before: await treeBytes(b.source) })));
     const controller = new AbortController();
     current = controller;
