@@ -4,7 +4,7 @@ import type { ChatResponse, ToolSpec } from '../model/types.js';
 import { executeCalls, settle } from './act.js';
 import { describeExhausted, exhaustedBudget } from './budget.js';
 import { compactHistory } from './compact.js';
-import { fitContext, stubOlderResults } from './context.js';
+import { fitContext, stubOlderResults, type FitOptions } from './context.js';
 import { costOverrun } from './cost-budget.js';
 import { executorOf } from './dispatch.js';
 import { toolSpecs } from './tools/registry.js';
@@ -25,6 +25,8 @@ export async function runAgent(deps: AgentDeps, input: AgentInput): Promise<Agen
 export async function continueRun(deps: AgentDeps, state: AgentState): Promise<AgentOutcome> {
   const startedAt = deps.now();
   const specs = toolSpecs(deps.tools);
+  // The tool schemas' size is the run's: counted once, not at every step's fitting.
+  const fit: FitOptions = { ...deps.context, fixedChars: toolChars(specs) };
   // After a failed summary call, the next few steps use stubs only (one retry per few steps).
   const compaction = { notBeforeStep: 0 };
   for (;;) {
@@ -33,14 +35,14 @@ export async function continueRun(deps: AgentDeps, state: AgentState): Promise<A
     const used = { steps: state.steps, tokens: state.tokens.prompt + state.tokens.completion, elapsedMs: state.priorElapsedMs + deps.now() - startedAt };
     const over = exhaustedBudget(deps.budget, used);
     if (over) return endRun(deps, state, { status: 'budget_exhausted', reason: describeExhausted(over, deps.budget, used), budget: over });
-    const outcome = await step(deps, state, specs, compaction);
+    const outcome = await step(deps, state, specs, fit, compaction);
     if (outcome) return outcome;
   }
 }
 
 /** query → execute → settle. Returns the outcome when the run ends here. */
-async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[], compaction: { notBeforeStep: number }): Promise<AgentOutcome | null> {
-  const reply = await query(deps, state, specs, compaction);
+async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[], fit: FitOptions, compaction: { notBeforeStep: number }): Promise<AgentOutcome | null> {
+  const reply = await query(deps, state, specs, fit, compaction);
   if (typeof reply === 'string') return endRun(deps, state, { status: 'budget_exhausted', reason: reply, budget: 'cost' });
   if (reply instanceof ModelError) return modelErrorOutcome(deps, state, reply);
   await record(deps.journal, state, { type: 'assistant', step: state.steps + 1, message: reply.message, usage: reply.usage });
@@ -53,12 +55,11 @@ async function step(deps: AgentDeps, state: AgentState, specs: ToolSpec[], compa
 const COMPACTION_RETRY_STEPS = 5;
 
 /** The reply, a model error, or why the money budget forbids the call (a string). */
-async function query(deps: AgentDeps, state: AgentState, specs: ToolSpec[], compaction: { notBeforeStep: number }): Promise<ChatResponse | ModelError | string> {
-  const options = { ...deps.context, fixedChars: toolChars(specs) };
-  if (deps.context.handoffSummary && state.steps >= compaction.notBeforeStep && !stubOlderResults(state.messages, options).fits) {
-    if (!(await compactHistory(deps, state, options))) compaction.notBeforeStep = state.steps + COMPACTION_RETRY_STEPS;
+async function query(deps: AgentDeps, state: AgentState, specs: ToolSpec[], fit: FitOptions, compaction: { notBeforeStep: number }): Promise<ChatResponse | ModelError | string> {
+  if (deps.context.handoffSummary && state.steps >= compaction.notBeforeStep && !stubOlderResults(state.messages, fit).fits) {
+    if (!(await compactHistory(deps, state, fit))) compaction.notBeforeStep = state.steps + COMPACTION_RETRY_STEPS;
   }
-  const messages = fitContext(state.messages, options);
+  const messages = fitContext(state.messages, fit);
   const cost = deps.budget.cost;
   const overrun = cost ? costOverrun(cost, state.tokens, { estimate: estimateTokens(messages, specs), lastReported: state.lastPromptTokens }) : null;
   if (overrun) return overrun;
