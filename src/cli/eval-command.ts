@@ -25,7 +25,7 @@ import { EVAL_USAGE, parseEvalOptions, type MineOptions, type RunOptions } from 
 import { reportError } from './fix-command.js';
 import type { CliIo } from './io.js';
 import { localCaches } from './local-caches.js';
-import { localWorkdir } from './local-run.js';
+import { localWorkdir } from './local-workdir.js';
 import { ownWorkdirProblem, workdirProblem } from './workdir-check.js';
 
 /** `greenfix eval`: mine past fixes, run instances through the fix, compare two runs (docs/eval.md). */

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hasCommits, writeEmptyBase } from '../workspace/empty-base.js';
 import { git } from '../workspace/git.js';
@@ -12,6 +11,7 @@ import { StateFile } from '../fix/state-file.js';
 import { UsageError } from './exit-codes.js';
 import { latestRunNumber, withRunNumber } from './run-numbers.js';
 import { taskSlug } from './slug.js';
+import { localWorkdir } from './local-workdir.js';
 import { ownWorkdirProblem } from './workdir-check.js';
 
 /** Where one local run keeps its worktree, journal and state (docs/decisions.md). */
@@ -21,6 +21,8 @@ export interface LocalRun {
   repo: string;
   /** The repository's object store (realpath), as locateRun found it with the repository (local-sandbox.ts localDataDirs). */
   objectStore?: string;
+  /** The repository's common dir (realpath), found with it: the worktree's filter drivers are read while its commit resolves (addWorktree). */
+  commonDir?: string;
   /** `<repo hash>-<task slug>`: every run of this task in this repository. */
   runKey: string;
   /** The task's slug (slug.ts); `slug` adds the run's number from the second run on. */
@@ -36,11 +38,6 @@ export interface LocalRun {
   stateDir: string;
 }
 
-/** GREENFIX_WORKDIR, or its default <tmpdir>/greenfix-<uid>. */
-export function localWorkdir(env: Record<string, string | undefined>): string {
-  return env.GREENFIX_WORKDIR?.trim() || join(tmpdir(), `greenfix-${process.getuid?.() ?? 'user'}`);
-}
-
 /**
  * Runs live under GREENFIX_WORKDIR (default: <tmpdir>/greenfix-<uid>), one directory per run:
  * `runs/<repo>-<slug>`, then `-2`, `-3`… for the same task again (run-numbers.ts). This is the
@@ -52,27 +49,28 @@ export async function locateRun(env: Record<string, string | undefined>, repoArg
   const workdir = localWorkdir(env);
   const foreign = ownWorkdirProblem(workdir, process.getuid?.());
   if (foreign) throw new UsageError(foreign);
-  const { repo, objectStore } = await repositoryRoot(repoArg, init);
+  const found = await repositoryRoot(repoArg, init);
   const slug = taskSlug(task);
-  const repoKey = createHash('sha256').update(repo).digest('hex').slice(0, 8);
+  const repoKey = createHash('sha256').update(found.repo).digest('hex').slice(0, 8);
   const runs = join(workdir, 'runs');
-  return runAt(workdir, repo, runs, `${repoKey}-${slug}`, slug, latestRunNumber(runs, `${repoKey}-${slug}`), objectStore);
+  return runAt(workdir, found, runs, `${repoKey}-${slug}`, slug, latestRunNumber(runs, `${repoKey}-${slug}`));
 }
 
 /** The run after `run` for the same task: its own directory and branch (suffix -2, -3…). */
 export function nextRun(run: LocalRun): LocalRun {
   const runs = join(run.workdir, 'runs');
-  return runAt(run.workdir, run.repo, runs, run.runKey, run.taskSlug, latestRunNumber(runs, run.runKey) + 1, run.objectStore);
+  return runAt(run.workdir, run, runs, run.runKey, run.taskSlug, latestRunNumber(runs, run.runKey) + 1);
 }
 
-function runAt(workdir: string, repo: string, runs: string, runKey: string, taskSlugText: string, n: number, objectStore: string | undefined): LocalRun {
+function runAt(workdir: string, found: FoundRepository, runs: string, runKey: string, taskSlugText: string, n: number): LocalRun {
   const number = Math.max(n, 1);
   const slug = withRunNumber(taskSlugText, number);
   const dir = join(runs, withRunNumber(runKey, number));
   return {
     workdir,
-    repo,
-    ...(objectStore === undefined ? {} : { objectStore }),
+    repo: found.repo,
+    ...(found.objectStore === undefined ? {} : { objectStore: found.objectStore }),
+    ...(found.commonDir === undefined ? {} : { commonDir: found.commonDir }),
     runKey,
     taskSlug: taskSlugText,
     number,
@@ -86,8 +84,11 @@ function runAt(workdir: string, repo: string, runs: string, runKey: string, task
   };
 }
 
+/** A repository as locateRun found it: its top level, and where they resolve, its common dir and object store. */
+type FoundRepository = Pick<LocalRun, 'repo' | 'objectStore' | 'commonDir'>;
+
 /** The repository's top level and object store; with `init`, a directory that is not a repository becomes one. */
-async function repositoryRoot(dir: string, init: boolean): Promise<{ repo: string; objectStore?: string }> {
+async function repositoryRoot(dir: string, init: boolean): Promise<FoundRepository> {
   if (!existsSync(dir)) throw new UsageError(`--repo ${dir} does not exist`);
   try {
     return await rootAndObjects(dir);
@@ -100,12 +101,13 @@ async function repositoryRoot(dir: string, init: boolean): Promise<{ repo: strin
 
 /**
  * One rev-parse: the top level, then the common dir (relative to `dir`), whose objects/ is the
- * store; none when that does not resolve (localDataDirs asks again, and says why).
+ * store; neither when that does not resolve (localDataDirs asks again, and says why).
  */
-async function rootAndObjects(dir: string): Promise<{ repo: string; objectStore?: string }> {
+async function rootAndObjects(dir: string): Promise<FoundRepository> {
   const [repo = '', ...common] = (await git(['rev-parse', '--show-toplevel', '--git-common-dir'], { cwd: dir })).trim().split('\n');
   try {
-    return { repo, objectStore: realpathSync(join(resolve(dir, common.join('\n')), 'objects')) };
+    const commonDir = realpathSync(resolve(dir, common.join('\n')));
+    return { repo, commonDir, objectStore: realpathSync(join(commonDir, 'objects')) };
   } catch {
     return { repo };
   }
@@ -134,7 +136,8 @@ export async function openRunWorkspace(run: LocalRun, resumeFrom: LocalState | n
   const state = resumeFrom ?? openLocalState(run);
   // Who owns the worktree is the sandbox's business (Sandbox.forJob hands it to the run's uid).
   // The change feed's helper lives as long as this process (it never keeps it alive).
-  const open = (ref: string) => addWorktree({ repo: run.repo, path: run.worktree, ref, stateDir: run.stateDir, store: state.workspaceStore(), changeFeed: openChangeFeed });
+  const open = (ref: string) =>
+    addWorktree({ repo: run.repo, path: run.worktree, ref, stateDir: run.stateDir, store: state.workspaceStore(), changeFeed: openChangeFeed, ...(run.commonDir === undefined ? {} : { commonDir: run.commonDir }) });
   const saved = state.get('fix')?.baseCommit;
   // A repository without commits: the base is the empty tree (workspace/empty-base.ts). HEAD is
   // tried first (addWorktree resolves it before it makes anything); only when that fails is the

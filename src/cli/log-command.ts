@@ -7,7 +7,7 @@ import { renderRunLogMarkdown } from '../run-log/render-markdown.js';
 import { renderRunLogText } from '../run-log/render-text.js';
 import { ExitCode, UsageError } from './exit-codes.js';
 import { latestJournal } from './latest-journal.js';
-import { localWorkdir } from './local-run.js';
+import { localWorkdir } from './local-workdir.js';
 import type { CliIo } from './io.js';
 
 export const LOG_USAGE = `Usage: greenfix log [--format text|md|json]

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-import { runCli } from './run-cli.js';
+import { loadCli } from './compiled-cli.js';
+import { localWorkdir } from './local-workdir.js';
 
 const argv = process.argv.slice(2);
+const { runCli } = await loadCli({ command: argv[0], workdir: localWorkdir(process.env) });
 process.exitCode = await runCli(argv, {
   env: process.env,
   cwd: process.cwd(),

@@ -1,5 +1,6 @@
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
+import { startProcessHost } from '../util/run-process.js';
 
 
 const HELP = `greenfix — commit only what the repository's own tests passed
@@ -27,6 +28,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout(HELP);
     return ExitCode.verified;
   }
+  // The commands that start processes at once (git, the sandbox) have the process host boot while they load.
+  if (['fix', 'doctor', 'eval'].includes(command)) startProcessHost();
   // Each command loads only its own modules: `fix` never loads Probot, BullMQ or prom-client.
   if (command === 'fix') return (await import('./fix-command.js')).fixCommand(rest, io);
   if (command === 'doctor') return (await import('./doctor-command.js')).doctorCommand(rest, io);
@@ -45,6 +48,7 @@ async function chat(argv: string[], io: CliIo): Promise<number> {
     io.stderr('greenfix: chat needs a terminal or piped input');
     return ExitCode.usage;
   }
+  startProcessHost();
   const [{ chatCommand }, { reportError }] = await Promise.all([import('./chat-command.js'), import('./fix-command.js')]);
   return chatCommand(argv, io, io.terminal).catch((error: unknown) => reportError(error, io));
 }

@@ -31,7 +31,7 @@ const USERNS_SYSCTLS = ['/proc/sys/kernel/unprivileged_userns_clone', '/proc/sys
  * the kernel (release, build) and its user-namespace sysctls, the architecture, the uid and the
  * sandbox's settings (`setting`: uids, limits, binds, cgroups found), and greenfix's own sandbox
  * code (every file of the directory this module was loaded from: src/sandbox/ of tsc's output, or
- * the bundled CLI's chunks/ (scripts/bundle-cli.mjs), which a rebuild or an upgrade rewrites).
+ * the bundled CLI's directory: src/cli/ with greenfix.cjs, or chunks/ for the server (scripts/bundle-cli.mjs), which a rebuild or an upgrade rewrites).
  */
 export function probeKey(tools: readonly string[], setting: unknown): string {
   const here = dirname(fileURLToPath(import.meta.url));

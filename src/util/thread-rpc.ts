@@ -49,6 +49,11 @@ export class ThreadClient {
     private readonly host: ScriptHost = 'thread',
   ) {}
 
+  /** Starts the thread now instead of at the first call (unref'd: it keeps no process alive). */
+  start(): void {
+    this.thread();
+  }
+
   call(method: string, args: unknown, signal?: AbortSignal): Promise<unknown> {
     const id = this.nextId++;
     const worker = this.thread();
@@ -125,11 +130,11 @@ export function serveThread(port: Port, methods: Record<string, (args: never, si
 
 /**
  * Where a thread's script is: `rel` (e.g. `util/process-thread.js`) under the nearest `src/`
- * above `moduleUrl` — tsc's layout, or a bundle's chunk in `src/cli/`. Null when running from
+ * above `moduleUrl` — tsc's layout, a bundle's chunk in `src/cli/` or the CLI's compiled bundle beside it. Null when running from
  * TypeScript sources (the test runner), which have no script a thread could load.
  */
 export function threadScript(moduleUrl: string, rel: string): URL | null {
-  if (!moduleUrl.endsWith('.js')) return null;
+  if (!/\.c?js$/.test(moduleUrl)) return null;
   for (let dir = new URL('.', moduleUrl); dir.pathname !== '/'; dir = new URL('..', dir)) {
     if (!dir.pathname.endsWith('/src/')) continue;
     const script = new URL(rel, dir);

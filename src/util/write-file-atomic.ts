@@ -1,14 +1,14 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
 /**
  * Writes `text` to `file` so that a reader sees the old file or the whole new one, never half:
  * a unique temporary file beside it (0600), fsync, rename. Two writers race only to the last rename.
  */
-export function writeFileAtomic(file: string, text: string): void {
+export function writeFileAtomic(file: string, text: string | Uint8Array): void {
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   const fd = openSync(tmp, 'wx', 0o600);
   try {
-    writeSync(fd, text);
+    writeFileSync(fd, text);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);

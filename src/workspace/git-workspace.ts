@@ -53,6 +53,12 @@ export interface GitWorkspaceOptions {
    * it can see. Used only when stateDir holds no state yet; default: asked of the git dir.
    */
   filterEnv?: Record<string, string>;
+  /**
+   * The repository's common dir and object format, as the caller found them when it resolved
+   * `baseCommit` (addWorktree: one rev-parse before the worktree existed). With them `baseCommit`
+   * must be that full oid: the workspace then asks git nothing more to open. Default: one rev-parse.
+   */
+  repository?: { commonDir: string; objectFormat: string };
 }
 
 /** The state dir belongs to another base commit: reusing it would mix two jobs' bookkeeping. */
@@ -121,28 +127,23 @@ export class GitWorkspace implements ObservableWorkspace {
     const gitDir = saved?.gitDir ?? opts.gitDir ?? (await git(['rev-parse', '--absolute-git-dir'], { cwd: root })).trim();
     // The sandbox's git view is made once; again only when its files are gone (a job directory swept, then resumed).
     const needsView = !saved?.sandboxBinds || saved.sandboxBinds.some((bind) => !existsSync(bind.source));
-    // One rev-parse: the base commit, and (for a new view) the common dir and object format before it.
-    const facts = needsView ? ['--git-common-dir', '--show-object-format'] : [];
-    const lines = (
-      await git(['rev-parse', ...facts, '--verify', '--end-of-options', `${opts.baseCommit}^{commit}`], {
-        cwd: root,
-        env: { GIT_DIR: gitDir },
-      })
-    ).trim().split('\n');
-    const baseCommit = lines.pop() ?? '';
+    const { baseCommit, repository } = opts.repository
+      ? { baseCommit: opts.baseCommit, repository: opts.repository }
+      : await baseFacts(root, gitDir, opts.baseCommit, needsView);
     if (saved && saved.baseCommit !== baseCommit) {
       throw new WorkspaceStateMismatchError(stateDir, saved.baseCommit, baseCommit);
     }
     const state: WorkspaceState = saved ?? { gitDir, baseCommit, setAside: new Map(), artefacts: new Set<string>() };
-    if (needsView) {
-      const objectFormat = lines.pop() ?? '';
-      const viewOptions = { root, gitDir, baseCommit, viewDir: join(stateDir, 'sandbox-git'), repository: { commonDir: lines.join('\n'), objectFormat } };
+    if (needsView && repository) {
+      const viewOptions = { root, gitDir, baseCommit, viewDir: join(stateDir, 'sandbox-git'), repository };
       state.sandboxBinds = await makeSandboxGitView(opts.objectsWithin === undefined ? viewOptions : { ...viewOptions, objectsWithin: opts.objectsWithin });
     }
     if (saved?.sandboxBinds !== state.sandboxBinds) store.save(state);
     const filterEnv = !saved && opts.filterEnv ? opts.filterEnv : await neutralFilterEnv(gitDir, root);
     const ws = new GitWorkspace(root, stateDir, store, state, filterEnv, opts.changeFeed);
     ws.prepareScratchDir();
+    // The base's listing (the first tree hash needs it) is read while the caller goes on.
+    ws.base().catch(() => undefined);
     await seedPrivateIndex(ws.repo, baseCommit);
     return ws;
   }
@@ -262,4 +263,14 @@ export class GitWorkspace implements ObservableWorkspace {
     mkdirSync(this.scratchDir, { recursive: true });
     chmodSync(this.scratchDir, 0o700);
   }
+}
+
+/** One rev-parse in the worktree: the base commit's full oid and, for a new sandbox view, the common dir and object format before it. */
+async function baseFacts(root: string, gitDir: string, ref: string, withRepository: boolean): Promise<{ baseCommit: string; repository?: { commonDir: string; objectFormat: string } }> {
+  const facts = withRepository ? ['--git-common-dir', '--show-object-format'] : [];
+  const lines = (await git(['rev-parse', ...facts, '--verify', '--end-of-options', `${ref}^{commit}`], { cwd: root, env: { GIT_DIR: gitDir } })).trim().split('\n');
+  const baseCommit = lines.pop() ?? '';
+  if (!withRepository) return { baseCommit };
+  const objectFormat = lines.pop() ?? '';
+  return { baseCommit, repository: { commonDir: lines.join('\n'), objectFormat } };
 }

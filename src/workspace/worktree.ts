@@ -22,6 +22,11 @@ export interface AddWorktreeOptions {
   store?: WorkspaceStateStore;
   /** The tree hash's change feed (GitWorkspaceOptions.changeFeed); default none. */
   changeFeed?: (root: string) => ChangeFeed;
+  /**
+   * The repository's common dir (realpath), when the caller already asked git for it (`greenfix
+   * fix` found the repository with it): the filter drivers are then read while the commit is resolved.
+   */
+  commonDir?: string;
 }
 
 /**
@@ -33,15 +38,18 @@ export interface AddWorktreeOptions {
  */
 export async function addWorktree(opts: AddWorktreeOptions): Promise<GitWorkspace> {
   const path = resolve(opts.path);
-  // One rev-parse: the repository's common dir, then the commit.
+  const filters = opts.commonDir === undefined ? null : neutralFilterEnv(opts.commonDir, opts.repo);
+  filters?.catch(() => undefined); // awaited below, or not needed (the worktree exists)
+  // One rev-parse: the repository's common dir and object format, then the commit.
   const lines = (
-    await git(['rev-parse', '--git-common-dir', '--verify', '--end-of-options', `${opts.ref}^{commit}`], { cwd: opts.repo })
+    await git(['rev-parse', '--git-common-dir', '--show-object-format', '--verify', '--end-of-options', `${opts.ref}^{commit}`], { cwd: opts.repo })
   ).trim().split('\n');
   const commit = lines.pop() ?? '';
+  const objectFormat = lines.pop() ?? '';
   const common = realpathSync(resolve(opts.repo, lines.join('\n')));
   let filterEnv: Record<string, string> | undefined;
   if (!(await isWorktreeOf(opts.repo, path))) {
-    filterEnv = await neutralFilterEnv(common, opts.repo);
+    filterEnv = common === opts.commonDir && filters ? await filters : await neutralFilterEnv(common, opts.repo);
     await git(['worktree', 'add', '--detach', '--', path, commit], { cwd: opts.repo, env: filterEnv });
   }
   const gitDir = adminDirOf(common, path);
@@ -49,6 +57,7 @@ export async function addWorktree(opts: AddWorktreeOptions): Promise<GitWorkspac
     root: path,
     baseCommit: commit,
     stateDir: opts.stateDir,
+    repository: { commonDir: common, objectFormat },
     ...(filterEnv ? { filterEnv } : {}),
     ...(opts.store ? { store: opts.store } : {}),
     ...(opts.changeFeed ? { changeFeed: opts.changeFeed } : {}),
