@@ -1,10 +1,10 @@
 import { ModelError } from '../model/errors.js';
-import { estimateTokens, toolChars } from '../model/estimate-tokens.js';
+import { toolChars } from '../model/estimate-tokens.js';
 import type { ChatResponse, ToolSpec } from '../model/types.js';
 import { executeCalls, settle } from './act.js';
 import { describeExhausted, exhaustedBudget } from './budget.js';
 import { compactHistory } from './compact.js';
-import { fitContext, stubOlderResults, type FitOptions } from './context.js';
+import { fitContext, sizeTally, stubOlderResults, type FitOptions } from './context.js';
 import { costOverrun } from './cost-budget.js';
 import { executorOf } from './dispatch.js';
 import { toolSpecs } from './tools/registry.js';
@@ -61,7 +61,7 @@ async function query(deps: AgentDeps, state: AgentState, specs: ToolSpec[], fit:
   }
   const messages = fitContext(state.messages, fit);
   const cost = deps.budget.cost;
-  const overrun = cost ? costOverrun(cost, state.tokens, { estimate: estimateTokens(messages, specs), lastReported: state.lastPromptTokens }) : null;
+  const overrun = cost ? costOverrun(cost, state.tokens, { estimate: sizeTally(messages, fit).tokens(), lastReported: state.lastPromptTokens }) : null;
   if (overrun) return overrun;
   const limits = { ...(deps.toolContext.signal ? { signal: deps.toolContext.signal } : {}), ...(cost ? { maxTokens: cost.maxReplyTokens } : {}) };
   try {

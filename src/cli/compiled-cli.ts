@@ -67,7 +67,7 @@ function writeCache(workdir: string, file: string, key: string, script: Script):
   try {
     if (!ownDir(workdir)) return; // e.g. `greenfix --help` before any run made the workdir
     mkdirSync(dirname(file), { mode: 0o700, recursive: true });
-    if (!ownDirs(workdir)) return;
+    if (!ownDir(dirname(file))) return;
     writeFileAtomic(file, Buffer.concat([Buffer.from(key, 'latin1'), script.createCachedData()]));
   } catch {
     /* a cache not written is compiled again next time */
