@@ -1,4 +1,4 @@
-import type { ApplicationFunction, Context, Probot } from 'probot';
+import type { ApplicationFunction, Context, Probot, ProbotOctokit } from 'probot';
 import { createGitHost } from '../github/octokit-host.js';
 import type { JobQueue } from '../queue/types.js';
 import { createAfterAnswer, type AfterAnswer } from './after-answer.js';
@@ -80,7 +80,7 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
     deps.metrics.setPullRequestStats(() => deps.queue.stats());
     const identity = memoize(() => appIdentity(app));
     const refusals = deps.refusals ?? createRefusalLimiter();
-    const clients = createRepoClients({ now: Date.now });
+    const clients = createRepoClients({ now: Date.now, appClient: memoize(() => app.auth()) });
     const afterAnswer = deps.afterAnswer ?? createAfterAnswer({ warn: (obj, msg) => app.log.warn(obj, msg) });
     const permissions = deps.permissions ?? createPermissionCache({ now: Date.now });
     const configs = deps.configs ?? createConfigCache({ now: Date.now });
@@ -127,7 +127,7 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
       const log = deliveryLogger(context.log, context.id, context.payload.repository?.full_name).child({ event: context.name });
       try {
         const { result, detail } = await handleWebhook(
-          { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(repoClient(context, clients), context.repo()), readConfig: () => readConfig(context, clients) },
+          { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(repoClient(context, clients), context.repo()), readConfig: configReader(context, clients) },
           { queue: deps.queue, identity, wake: deps.wake, refusals, permissions, configs, afterAnswer, log, defaults },
         );
         // A job records its delivery; every other answer is recorded here, so that after a power
@@ -154,11 +154,20 @@ function repoClient(context: Context, clients: RepoClients): Context['octokit'] 
   return ids ? clients.repo(context.octokit, ids.installationId, ids.repositoryId) : context.octokit;
 }
 
-/** `.github/greenfix.yml` with a contents-read token (Probot's reader, which also looks in the org's `.github` repository). */
-async function readConfig(context: Context, clients: RepoClients): Promise<unknown> {
+/**
+ * Reads `.github/greenfix.yml` with a contents-read token (Probot's reader, which also looks in the
+ * org's `.github` repository). The reader holds the installation's config client and the
+ * repository's name, not the event's context: work after the answer may call it long after.
+ */
+function configReader(context: Context, clients: RepoClients): () => Promise<unknown> {
   const ids = payloadIds(context);
-  if (!ids) return context.config('greenfix.yml');
-  return readConfigFile(clients.config(context.octokit, ids.installationId), context.repo());
+  if (!ids) return () => context.config('greenfix.yml');
+  return fileReader(clients.config(context.octokit, ids.installationId), context.repo());
+}
+
+/** A function of its own, so that its closure holds these two and not the context beside them. */
+function fileReader(client: ProbotOctokit, repo: { owner: string; repo: string }): () => Promise<unknown> {
+  return () => readConfigFile(client, repo);
 }
 
 /** The login a member event is about (`member`: a collaborator; `membership`/`organization`: an org or team member) and its repository. */

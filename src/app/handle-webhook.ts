@@ -5,7 +5,7 @@ import { dedupeKeyFor } from '../triggers/dedupe.js';
 import { webhookEvent, type WebhookEvent } from '../triggers/webhook-event.js';
 import { subjectKey, type CancelRequest, type JobRequest, type Refusal } from '../triggers/types.js';
 import type { AfterAnswer } from './after-answer.js';
-import { authorizeJob, WRITE_ROLES } from './authorize-job.js';
+import { authorizeJob, WRITE_ROLES, type ReactTarget } from './authorize-job.js';
 import { closeSupersededComments, closeWaitingComments } from './close-waiting-comments.js';
 import type { ConfigCache } from './config-cache.js';
 import { decideTrigger } from './decide-trigger.js';
@@ -110,7 +110,7 @@ async function enqueue(input: Delivery, deps: WebhookDeps, request: JobRequest, 
   const dedupeKey = dedupeKeyFor(request, input.event.contentKey);
   const { job, created, superseded } = await deps.queue.enqueue(request, { deliveryId: input.deliveryId, ...(dedupeKey ? { dedupeKey } : {}), ...(mode ? { authorize: mode } : {}) });
   if (job.state === 'authorizing') {
-    deps.afterAnswer.run('authorising the sender', () => authorizeAndLog(input, deps, job));
+    deps.afterAnswer.run('authorising the sender', authorizeLater(deps, job, { host: input.host, readConfig: input.readConfig, deliveryId: input.deliveryId, react: input.event.reactTarget }));
     const gate = request.configGate ? `${'label' in request.configGate ? `the \`${request.configGate.label}\` label` : '`review.on_request_changes`'} and ` : '';
     return created ? { result: 'enqueued', detail: `job ${job.id}, ${gate}${request.sender} to be authorised` } : { result: 'duplicate', detail: `job ${job.id} exists, still to be authorised` };
   }
@@ -119,23 +119,42 @@ async function enqueue(input: Delivery, deps: WebhookDeps, request: JobRequest, 
   // After the answer: the job is recorded, which is what GitHub's answer means. Probot spaces
   // writes about a second apart per installation, so an awaited reaction made a burst wait in line.
   react(input, deps);
-  if (superseded.length > 0) deps.afterAnswer.run('closing a waiting status comment', () => closeSupersededComments(input.host, deps.queue, superseded, request.number));
+  const { host } = input; // what the task below holds, not the delivery
+  if (superseded.length > 0) deps.afterAnswer.run('closing a waiting status comment', () => closeSupersededComments(host, deps.queue, superseded, request.number));
   return { result: 'enqueued', detail: `job ${job.id}${superseded.length ? `, superseding ${superseded.join(', ')}` : ''}` };
 }
 
-async function authorizeAndLog(input: Delivery, deps: WebhookDeps, job: Job): Promise<void> {
-  const { result, detail } = await authorizeJob(
-    { ...refusalDeps(input, deps), permissions: deps.permissions, configs: deps.configs, readConfig: input.readConfig, afterAnswer: deps.afterAnswer, wake: deps.wake },
-    job,
-    input.event.reactTarget,
-  );
-  deps.log.info({ deliveryId: input.deliveryId, result, detail }, `job ${result === 'enqueued' ? 'authorised' : result}`);
+/** What authorising a job after the answer needs of its delivery: not the payload, nor Probot's context. */
+interface LaterInput {
+  host: GitHost;
+  readConfig: () => Promise<unknown>;
+  deliveryId: string;
+  react: ReactTarget;
+}
+
+/**
+ * The task that authorises the job after the answer. It holds only `later`: under a burst, tasks
+ * wait their turn (after-answer.ts) for as long as GitHub takes to answer the ones before, and
+ * one that held its delivery kept the parsed payload and Probot's per-event client alive that long,
+ * which made every young-generation GC copy them (the ack's p99 tail, docs/decisions.md).
+ */
+function authorizeLater(deps: WebhookDeps, job: Job, later: LaterInput): () => Promise<void> {
+  return async () => {
+    const { host, readConfig, deliveryId, react } = later;
+    const { result, detail } = await authorizeJob(
+      { host, queue: deps.queue, refusals: deps.refusals, permissions: deps.permissions, configs: deps.configs, readConfig, afterAnswer: deps.afterAnswer, wake: deps.wake },
+      job,
+      react,
+    );
+    deps.log.info({ deliveryId, result, detail }, `job ${result === 'enqueued' ? 'authorised' : result}`);
+  };
 }
 
 async function cancel(input: Delivery, deps: WebhookDeps, request: CancelRequest): Promise<Answer> {
   const affected = await deps.queue.cancel(subjectKey(request.repo, request.number), request.reason);
   const sentence = `${request.reason.charAt(0).toUpperCase()}${request.reason.slice(1)}.`;
-  deps.afterAnswer.run('closing a waiting status comment', () => closeWaitingComments(input.host, affected, sentence));
+  const { host } = input; // what the task below holds, not the delivery
+  deps.afterAnswer.run('closing a waiting status comment', () => closeWaitingComments(host, affected, sentence));
   if (request.explicit) {
     react(input, deps);
     if (affected.length === 0) await input.host.comment(request.number, 'Nothing to cancel: greenfix is not working on this right now.');
@@ -155,6 +174,7 @@ async function mergedAndCancelled(input: Delivery, deps: WebhookDeps, request: C
 
 /** 👀 on the comment (or the issue) that asked: seen. After the answer; never fatal. */
 function react(input: Delivery, deps: WebhookDeps): void {
-  const target = input.event.reactTarget;
-  if (target) deps.afterAnswer.run('reaction', () => input.host.react(target.number, target.commentId, 'eyes'));
+  const { host, event } = input;
+  const target = event.reactTarget;
+  if (target) deps.afterAnswer.run('reaction', () => host.react(target.number, target.commentId, 'eyes'));
 }
