@@ -1,5 +1,6 @@
 import type { ApplicationFunction, Context, Probot, ProbotOctokit } from 'probot';
 import { createGitHost } from '../github/octokit-host.js';
+import type { GitHost } from '../github/types.js';
 import type { JobQueue } from '../queue/types.js';
 import { createAfterAnswer, type AfterAnswer } from './after-answer.js';
 import { authorizeWaiting, type AuthorizeWaitingDeps } from './authorize-waiting.js';
@@ -95,7 +96,7 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
       log: app.log,
       hostFor: async (request) => {
         const installation = await app.auth(request.installationId);
-        return createGitHost(clients.repo(installation, request.installationId, request.repo.id), { owner: request.repo.owner, repo: request.repo.name });
+        return clients.repoHost(installation, request.installationId, { id: request.repo.id, owner: request.repo.owner, name: request.repo.name });
       },
       readConfigFor: async (request) => {
         const installation = await app.auth(request.installationId);
@@ -124,10 +125,10 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
     });
     app.on([...EVENTS], async (context) => {
       const started = performance.now();
-      const log = deliveryLogger(context.log, context.id, context.payload.repository?.full_name).child({ event: context.name });
+      const log = deliveryLogger(context.log, { deliveryId: context.id, repo: context.payload.repository?.full_name, event: context.name });
       try {
         const { result, detail } = await handleWebhook(
-          { event: context.name, payload: context.payload, deliveryId: context.id, host: createGitHost(repoClient(context, clients), context.repo()), readConfig: configReader(context, clients) },
+          { event: context.name, payload: context.payload, deliveryId: context.id, host: repoHost(context, clients), readConfig: configReader(context, clients) },
           { queue: deps.queue, identity, wake: deps.wake, refusals, permissions, configs, afterAnswer, log, defaults },
         );
         // A job records its delivery; every other answer is recorded here, so that after a power
@@ -146,12 +147,13 @@ export function greenfixApp(deps: AppDeps): ApplicationFunction {
 }
 
 /**
- * The handler's REST client: the event's installation client, but with a token scoped to the
- * delivery's repository (permission checks, comments, reactions).
+ * The handler's GitHost: the event's installation client, but with a token scoped to the
+ * delivery's repository (permission checks, comments, reactions), kept across deliveries.
  */
-function repoClient(context: Context, clients: RepoClients): Context['octokit'] {
+function repoHost(context: Context, clients: RepoClients): GitHost {
   const ids = payloadIds(context);
-  return ids ? clients.repo(context.octokit, ids.installationId, ids.repositoryId) : context.octokit;
+  const { owner, repo } = context.repo();
+  return ids ? clients.repoHost(context.octokit, ids.installationId, { id: ids.repositoryId, owner, name: repo }) : createGitHost(context.octokit, { owner, repo });
 }
 
 /**

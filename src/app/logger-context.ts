@@ -10,6 +10,8 @@ export interface LogContext {
   jobId?: string;
   /** `owner/name`. */
   repo?: string;
+  /** A delivery's event (`issues`). */
+  event?: string;
 }
 
 /** A child logger carrying the given ids (absent ones are left out, not logged as undefined). */
@@ -21,9 +23,9 @@ export function withLogContext(log: Logger, context: LogContext): Logger {
   return log.child(bindings);
 }
 
-/** The logger of one webhook delivery. */
-export function deliveryLogger(log: Logger, deliveryId: string, repo?: string): Logger {
-  return withLogContext(log, { deliveryId, ...(repo ? { repo } : {}) });
+/** The logger of one webhook delivery: one child, however many ids (a task after the answer holds it). */
+export function deliveryLogger(log: Logger, ids: { deliveryId: string; repo?: string | undefined; event: string }): Logger {
+  return withLogContext(log, { deliveryId: ids.deliveryId, event: ids.event, ...(ids.repo ? { repo: ids.repo } : {}) });
 }
 
 /** The logger of one job: its id, the delivery that made it, and its repository. */

@@ -85,14 +85,14 @@ describe('log context', () => {
   it('child loggers carry delivery, job and repository ids, leaving absent ones out', async () => {
     const out = capture();
     const log = await createLogger({ destination: out.stream });
-    deliveryLogger(log, 'd-1').info('received');
-    deliveryLogger(log, 'd-2', 'octo/repo').info('enqueued');
+    deliveryLogger(log, { deliveryId: 'd-1', event: 'installation' }).info('received');
+    deliveryLogger(log, { deliveryId: 'd-2', repo: 'octo/repo', event: 'issues' }).info('enqueued');
     jobLogger(log, { id: 'j-9', deliveryId: 'd-2', request: { repo: repoRef() } }).info('running');
     withLogContext(log, { jobId: 'j-1', repo: '' }).info('bare');
     const entries = out.lines().map((l) => JSON.parse(l));
-    expect(entries[0]).toMatchObject({ deliveryId: 'd-1', msg: 'received' });
+    expect(entries[0]).toMatchObject({ deliveryId: 'd-1', event: 'installation', msg: 'received' });
     expect(entries[0]).not.toHaveProperty('repo');
-    expect(entries[1]).toMatchObject({ deliveryId: 'd-2', repo: 'octo/repo' });
+    expect(entries[1]).toMatchObject({ deliveryId: 'd-2', repo: 'octo/repo', event: 'issues' });
     expect(entries[2]).toMatchObject({ jobId: 'j-9', deliveryId: 'd-2', repo: 'octo/repo', msg: 'running' });
     expect(entries[3]).toMatchObject({ jobId: 'j-1' });
     expect(entries[3]).not.toHaveProperty('repo');
