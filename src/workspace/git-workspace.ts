@@ -127,14 +127,12 @@ export class GitWorkspace implements ObservableWorkspace {
     const gitDir = saved?.gitDir ?? opts.gitDir ?? (await git(['rev-parse', '--absolute-git-dir'], { cwd: root })).trim();
     // The sandbox's git view is made once; again only when its files are gone (a job directory swept, then resumed).
     const needsView = !saved?.sandboxBinds || saved.sandboxBinds.some((bind) => !existsSync(bind.source));
-    const { baseCommit, repository } = opts.repository
-      ? { baseCommit: opts.baseCommit, repository: opts.repository }
-      : await baseFacts(root, gitDir, opts.baseCommit, needsView);
+    const { commit: baseCommit, ...repository } = opts.repository ? { commit: opts.baseCommit, ...opts.repository } : await commitFacts(root, opts.baseCommit, gitDir);
     if (saved && saved.baseCommit !== baseCommit) {
       throw new WorkspaceStateMismatchError(stateDir, saved.baseCommit, baseCommit);
     }
     const state: WorkspaceState = saved ?? { gitDir, baseCommit, setAside: new Map(), artefacts: new Set<string>() };
-    if (needsView && repository) {
+    if (needsView) {
       const viewOptions = { root, gitDir, baseCommit, viewDir: join(stateDir, 'sandbox-git'), repository };
       state.sandboxBinds = await makeSandboxGitView(opts.objectsWithin === undefined ? viewOptions : { ...viewOptions, objectsWithin: opts.objectsWithin });
     }
@@ -265,12 +263,15 @@ export class GitWorkspace implements ObservableWorkspace {
   }
 }
 
-/** One rev-parse in the worktree: the base commit's full oid and, for a new sandbox view, the common dir and object format before it. */
-async function baseFacts(root: string, gitDir: string, ref: string, withRepository: boolean): Promise<{ baseCommit: string; repository?: { commonDir: string; objectFormat: string } }> {
-  const facts = withRepository ? ['--git-common-dir', '--show-object-format'] : [];
-  const lines = (await git(['rev-parse', ...facts, '--verify', '--end-of-options', `${ref}^{commit}`], { cwd: root, env: { GIT_DIR: gitDir } })).trim().split('\n');
-  const baseCommit = lines.pop() ?? '';
-  if (!withRepository) return { baseCommit };
+/**
+ * One rev-parse in `cwd` (with `gitDir`, that git dir): `ref`'s commit (full oid), and the
+ * repository's common dir (as git prints it: relative to `cwd` or absolute) and object format.
+ */
+export async function commitFacts(cwd: string, ref: string, gitDir?: string): Promise<{ commit: string; commonDir: string; objectFormat: string }> {
+  const lines = (
+    await git(['rev-parse', '--git-common-dir', '--show-object-format', '--verify', '--end-of-options', `${ref}^{commit}`], { cwd, ...(gitDir ? { env: { GIT_DIR: gitDir } } : {}) })
+  ).trim().split('\n');
+  const commit = lines.pop() ?? '';
   const objectFormat = lines.pop() ?? '';
-  return { baseCommit, repository: { commonDir: lines.join('\n'), objectFormat } };
+  return { commit, commonDir: lines.join('\n'), objectFormat };
 }

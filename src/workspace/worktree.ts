@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { cleanRoomDir } from './clean-room.js';
 import { git } from './git.js';
-import { GitWorkspace } from './git-workspace.js';
+import { commitFacts, GitWorkspace } from './git-workspace.js';
 import type { ChangeFeed } from './change-feed.js';
 import { neutralFilterEnv } from './neutral-filters.js';
 import type { WorkspaceStateStore } from './workspace-state.js';
@@ -40,13 +40,8 @@ export async function addWorktree(opts: AddWorktreeOptions): Promise<GitWorkspac
   const path = resolve(opts.path);
   const filters = opts.commonDir === undefined ? null : neutralFilterEnv(opts.commonDir, opts.repo);
   filters?.catch(() => undefined); // awaited below, or not needed (the worktree exists)
-  // One rev-parse: the repository's common dir and object format, then the commit.
-  const lines = (
-    await git(['rev-parse', '--git-common-dir', '--show-object-format', '--verify', '--end-of-options', `${opts.ref}^{commit}`], { cwd: opts.repo })
-  ).trim().split('\n');
-  const commit = lines.pop() ?? '';
-  const objectFormat = lines.pop() ?? '';
-  const common = realpathSync(resolve(opts.repo, lines.join('\n')));
+  const { commit, commonDir, objectFormat } = await commitFacts(opts.repo, opts.ref);
+  const common = realpathSync(resolve(opts.repo, commonDir));
   let filterEnv: Record<string, string> | undefined;
   if (!(await isWorktreeOf(opts.repo, path))) {
     filterEnv = common === opts.commonDir && filters ? await filters : await neutralFilterEnv(common, opts.repo);
