@@ -67,4 +67,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "if (process.env.GREENFIX_ROLE === 'worker') process.exit(0); fetch(`http://127.0.0.1:${process.env.PORT || 3000}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "dist/src/cli/main.js", "serve"]
+CMD ["node", "--v8-pool-size=1", "dist/src/cli/main.js", "serve"]

@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
 import { benchAckUnderJobs } from './ack-under-jobs.js';
+import { inProcessFlagsWarning } from './cli-node-flags.js';
 import { ackUnderJobsRows } from './webhook-ack-rows.js';
 
 /**
@@ -9,6 +11,8 @@ import { ackUnderJobsRows } from './webhook-ack-rows.js';
  * (deliveries/s, default 200): `npm run bench:ack -- 10 300 20`.
  */
 async function main(): Promise<void> {
+  const flagsWarning = inProcessFlagsWarning(join(import.meta.dirname, '..', 'src', 'cli', 'main.js'), process.execArgv);
+  if (flagsWarning) process.stderr.write(`bench: warning: ${flagsWarning}\n`);
   const sandbox = await createSandbox({ env: process.env, log: (level, message) => process.stderr.write(`bench: ${level}: ${message}\n`) });
   const seconds = Number(process.argv[2] ?? 5);
   if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`bench:ack: seconds per phase must be a positive integer, got ${process.argv[2]}`);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { completion, FakeOpenAIServer } from '../test/support/fake-openai-server.js';
 import { makeSourceRepo, VERIFY_COMMAND } from './source-repo.js';
+import { cliNodeFlags } from './cli-node-flags.js';
 import { median } from './median.js';
 
 export interface FixFirstRequestBench {
@@ -75,7 +76,7 @@ export async function benchFixFirstRequest(options: FixFirstRequestOptions): Pro
       GREENFIX_MODEL: 'bench-model',
       ...(options.env.GREENFIX_SANDBOX ? { GREENFIX_SANDBOX: options.env.GREENFIX_SANDBOX } : {}),
     };
-    const args = (cli: string) => [cli, 'fix', '--repo', repo, '--task', 'enable the feature flag', '--verify', VERIFY_COMMAND, '--json'];
+    const args = (cli: string) => [...cliNodeFlags(cli), cli, 'fix', '--repo', repo, '--task', 'enable the feature flag', '--verify', VERIFY_COMMAND, '--json'];
     const cli = options.cli ?? CLI;
     const coldMs = (await untilFirstRequest(server, args(cli), env)).ms;
     const warm: Launch[] = [];

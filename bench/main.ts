@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
 import { startRedisServer } from '../test/support/redis-server.js';
 import { generateKeyPairSync } from 'node:crypto';
 import { benchAckUnderJobs } from './ack-under-jobs.js';
 import { benchCleanRoom } from './clean-room.js';
+import { inProcessFlagsWarning } from './cli-node-flags.js';
 import { benchContextTokens } from './context-tokens.js';
 import { benchDepCacheSetup } from './dep-cache-setup.js';
 import { benchFixFirstRequest } from './fix-first-request.js';
@@ -29,6 +31,8 @@ const LOOSE_CONTEXT = { maxTokens: 60_000, keepLastToolResults: 6 };
 async function main(): Promise<void> {
   const started = performance.now();
   const log = (message: string) => process.stderr.write(`bench: [${((performance.now() - started) / 1_000).toFixed(1)} s] ${message}\n`);
+  const flagsWarning = inProcessFlagsWarning(join(import.meta.dirname, '..', 'src', 'cli', 'main.js'), process.execArgv);
+  if (flagsWarning) log(`warning: ${flagsWarning}`);
   const sandbox = await createSandbox({ env: process.env, log: (level, message) => log(`${level}: ${message}`) });
   log('context tokens (60-step session, 3 runs)…');
   const contextTokens = await benchContextTokens({ sandbox, steps: 60, files: 40, budgets: [CLI_CONTEXT, LOOSE_CONTEXT] });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cliNodeFlags } from './cli-node-flags.js';
 import { sessionScript } from './session-script.js';
 import { makeSourceRepo, VERIFY_COMMAND } from './source-repo.js';
 
@@ -23,7 +24,8 @@ export async function benchFixPeakRss(options: { steps: number; env: Record<stri
     const paths = await makeSourceRepo(repo, { files: 40, minLines: 150, maxLines: 600 });
     const script = join(dir, 'script.json');
     writeFileSync(script, JSON.stringify({ turns: sessionScript(paths, options.steps) }));
-    const args = ['-f', 'greenfix-maxrss-kb=%M', process.execPath, options.cli ?? CLI, 'fix', '--repo', repo, '--task', 'enable the feature flag', '--verify', VERIFY_COMMAND, '--model', `scripted:${script}`, '--json'];
+    const cli = options.cli ?? CLI;
+    const args = ['-f', 'greenfix-maxrss-kb=%M', process.execPath, ...cliNodeFlags(cli), cli, 'fix', '--repo', repo, '--task', 'enable the feature flag', '--verify', VERIFY_COMMAND, '--model', `scripted:${script}`, '--json'];
     const env = { PATH: options.env.PATH ?? '/usr/bin:/bin', HOME: dir, GREENFIX_WORKDIR: join(dir, 'work'), ...(options.env.GREENFIX_SANDBOX ? { GREENFIX_SANDBOX: options.env.GREENFIX_SANDBOX } : {}) };
     const { code, stderr } = await run('/usr/bin/time', args, env);
     const kb = /greenfix-maxrss-kb=(\d+)/.exec(stderr)?.[1];
@@ -75,7 +77,7 @@ export async function benchServeIdleRss(options: { env: Record<string, string | 
     GREENFIX_MODEL: `scripted:${join(dir, 'script.json')}`,
     LOG_LEVEL: 'info',
   };
-  const child = spawn(process.execPath, [CLI, 'serve'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...cliNodeFlags(CLI), CLI, 'serve'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   try {
     await new Promise<void>((resolve, reject) => {

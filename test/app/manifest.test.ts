@@ -65,6 +65,14 @@ describe('.env.example', () => {
   });
 });
 
+/** The node flags of the CLI's shebang (`#!/usr/bin/env -S node <flags>`): greenfix's flags wherever it starts. */
+function shebangFlags(): string[] {
+  const first = readFileSync(new URL('../../src/cli/main.ts', import.meta.url), 'utf8').split('\n', 1)[0]!;
+  const words = /^#!\/usr\/bin\/env -S node((?: \S+)*)$/.exec(first)?.[1];
+  if (words === undefined) throw new Error(`src/cli/main.ts starts with ${first}`);
+  return words.trim().split(' ').filter(Boolean);
+}
+
 describe('Dockerfile', () => {
   const text = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
 
@@ -76,9 +84,13 @@ describe('Dockerfile', () => {
     }
   });
 
-  it('runs `greenfix serve` under tini as a non-root user, port 3000', () => {
+  it('runs `greenfix serve` under tini as a non-root user, port 3000, with the node flags of the CLI’s shebang (and npm start)', () => {
     expect(text).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
-    expect(text).toMatch(/^CMD \["node", "dist\/src\/cli\/main.js", "serve"\]$/m);
+    const flags = shebangFlags();
+    expect(flags).toContain('--v8-pool-size=1');
+    expect(JSON.parse(/^CMD (\[.*\])$/m.exec(text)?.[1] ?? 'null')).toEqual(['node', ...flags, 'dist/src/cli/main.js', 'serve']);
+    const scripts = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.start).toBe(['node', ...flags, 'dist/src/cli/main.js', 'serve'].join(' '));
     expect(text).toMatch(/^USER greenfix$/m);
     expect(text).toMatch(/^EXPOSE 3000$/m);
   });

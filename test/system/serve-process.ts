@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { CLI } from '../cli/helpers.js';
 
 /**
@@ -23,12 +24,17 @@ export interface ServeOptions {
   env: Record<string, string>;
   /** Working directory (keep it a temp dir: Probot reads `.env` from it). */
   cwd: string;
+  /** Run the built CLI as a program (its shebang), not as `node <cli>`; node found on PATH. */
+  asProgram?: boolean;
 }
 
 export function spawnServe(options: ServeOptions): ServeProcess {
-  const child = spawn(process.execPath, [CLI, 'serve'], {
+  // As a program, the kernel reads the CLI's shebang (`env -S node <flags>`), as for a user's `greenfix serve`.
+  const [command, args] = options.asProgram ? [CLI, ['serve']] : [process.execPath, [CLI, 'serve']];
+  const path = process.env.PATH ?? '/usr/bin:/bin';
+  const child = spawn(command, args, {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...options.env },
+    env: { PATH: options.asProgram ? `${dirname(process.execPath)}:${path}` : path, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

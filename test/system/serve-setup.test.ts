@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, tempDir } from '../support/temp-dir.js';
 import { killProcessesUnder, spawnServe, within, type ServeProcess } from './serve-process.js';
@@ -31,11 +31,13 @@ describe('greenfix serve: first start and a broken sandbox', () => {
       proc.exited.then(() => reject(new Error(`exited before the setup page:\n${proc.stderr()}`)), reject);
     });
 
-  it('no configuration: the setup page, /healthz "setup" (200), /metrics; the env file it writes is named; SIGTERM ends it', async () => {
+  it('no configuration, run as the `greenfix` program: node with its flags, the setup page, /healthz "setup" (200), /metrics; the env file it writes is named; SIGTERM ends it', async () => {
     dir = tempDir('greenfix-serve-setup-');
     mkdirSync(join(dir, 'volume'));
-    p = spawnServe({ cwd: dir, env: { HOME: dir, PORT: '0', HOST: '127.0.0.1', GREENFIX_ENV_FILE: join(dir, 'volume', '.env') } });
+    p = spawnServe({ cwd: dir, asProgram: true, env: { HOME: dir, PORT: '0', HOST: '127.0.0.1', GREENFIX_ENV_FILE: join(dir, 'volume', '.env') } });
     const url = await within(setupUrl(p), 20_000, 'setup page');
+    // env -S split the shebang: node itself (the same pid) runs with one V8 helper thread.
+    expect(readFileSync(`/proc/${p.child.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining([expect.stringMatching(/(^|\/)node$/), '--v8-pool-size=1', 'serve']));
     expect(p.stderr()).toContain(`written to ${join(dir, 'volume', '.env')}`);
     expect(p.stderr()).toMatch(/set up a tunnel first \(WEBHOOK_PROXY_URL/);
     const health = await fetch(`${url}/healthz`);

@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The node flags a built CLI starts with: those of its shebang (`#!/usr/bin/env -S node <flags>`;
+ * none for an older build's `#!/usr/bin/env node`),
+ * which is how a user's `greenfix` runs it. A bench that spawns `node <cli>` passes them too, so it
+ * times the process users run; one that runs the app in its own process checks it was started with
+ * them (`inProcessFlagsWarning`).
+ */
+export function cliNodeFlags(cli: string): string[] {
+  const first = readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '';
+  const words = /^#!\S*env (?:-S )?node(?<flags>( \S+)*)\s*$/.exec(first)?.groups?.flags?.trim();
+  if (words === undefined) throw new Error(`${cli}: its first line is not "#!/usr/bin/env [-S] node [flags]": ${first}`);
+  return words ? words.split(' ') : [];
+}
+
+/** What to say when this process lacks a flag the CLI starts with (null: none missing). */
+export function inProcessFlagsWarning(cli: string, execArgv: readonly string[]): string | null {
+  const missing = cliNodeFlags(cli).filter((flag) => !execArgv.includes(flag));
+  if (missing.length === 0) return null;
+  return `node was started without ${missing.join(' ')}, which greenfix starts with (its shebang, npm start, the Dockerfile): the in-process app is not the process users run; start the bench as npm run bench does`;
+}
