@@ -32,6 +32,22 @@ describe('sandboxFileOwner', () => {
     expect(statSync(outside).uid).toBe(0);
     expect(statSync(join(outside, 'precious')).uid).toBe(0);
   });
+
+  it('reaches every entry of a root with more entries than one chown takes, the root included', async () => {
+    const ws = temp.make('greenfix-ws-wide-');
+    for (let i = 0; i < 1_205; i++) writeFileSync(join(ws, `f${i}`), 'x');
+    mkdirSync(join(ws, 'deep/er/still'), { recursive: true });
+    writeFileSync(join(ws, 'deep/er/still/file'), 'x');
+
+    await prepareWorkspaceOwnership(ws, SANDBOX_OWNER);
+
+    const owners = new Set(['.', 'f0', 'f999', 'f1000', 'f1204', 'deep', 'deep/er/still', 'deep/er/still/file'].map((p) => lstatSync(join(ws, p)).uid));
+    expect([...owners]).toEqual([65534]);
+  });
+
+  it('names the tree when it is gone', async () => {
+    await expect(prepareWorkspaceOwnership(join(temp.make('greenfix-ws-gone-'), 'nothing'), SANDBOX_OWNER)).rejects.toThrow(/ENOENT.*nothing/);
+  });
 });
 
 describe('isReachableBy', () => {
