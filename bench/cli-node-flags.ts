@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * The node flags a built CLI starts with: those of its shebang (`#!/usr/bin/env -S node <flags>`;
- * none for an older build's `#!/usr/bin/env node`),
- * which is how a user's `greenfix` runs it. A bench that spawns `node <cli>` passes them too, so it
- * times the process users run; one that runs the app in its own process checks it was started with
- * them (`inProcessFlagsWarning`).
+ * The node flags a built CLI starts with: those of its shebang (`#!/usr/bin/env -S node <flags>`,
+ * which is how a user's `greenfix` runs; none for an older build's `#!/usr/bin/env node`). A bench
+ * that spawns `node <cli>` passes them too, so it times the process users run; one that runs the
+ * app in its own process checks it was started with them (`inProcessFlagsWarning`).
  */
 export function cliNodeFlags(cli: string): string[] {
   const first = readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '';

@@ -1,6 +1,6 @@
 #!/usr/bin/env -S node --v8-pool-size=1
 // The shebang's flags are greenfix's node flags wherever it starts (`npm start`, the Dockerfile's
-// CMD and the benches say the same; test/cli/node-flags.test.ts keeps them in step). One V8 helper
+// CMD and the benches say the same; test/app/manifest.test.ts keeps them in step). One V8 helper
 // thread instead of Node's four: they run at nice 0 beside the thread that answers webhooks, and on
 // a two-core machine four of them took its core (docs/decisions.md, "The receiver under load").
 import { loadCli } from './compiled-cli.js';
