@@ -1,4 +1,5 @@
-import { prepareWorkspaceOwnership, sandboxFileOwner } from '../src/sandbox/ownership.js';
+import { sandboxFileOwner } from '../src/sandbox/ownership.js';
+import { prepareWorkspaceOwnership } from '../src/sandbox/prepare-workspace-ownership.js';
 import type { GitWorkspace } from '../src/workspace/git-workspace.js';
 import { addWorktree } from '../src/workspace/worktree.js';
 

@@ -5,7 +5,8 @@ import { performance } from 'node:perf_hooks';
 import { defaultAppDirs } from '../src/sandbox/app-dirs.js';
 import { createBwrapSandbox } from '../src/sandbox/bwrap-sandbox.js';
 import { findExecutable } from '../src/sandbox/find-executable.js';
-import { prepareWorkspaceOwnership, sandboxFileOwner } from '../src/sandbox/ownership.js';
+import { sandboxFileOwner } from '../src/sandbox/ownership.js';
+import { prepareWorkspaceOwnership } from '../src/sandbox/prepare-workspace-ownership.js';
 import { createUnsandboxed } from '../src/sandbox/unsandboxed.js';
 import type { Sandbox, SandboxRunner } from '../src/sandbox/types.js';
 

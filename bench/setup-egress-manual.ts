@@ -13,7 +13,8 @@ import { createSandbox } from '../src/sandbox/create-sandbox.js';
 import { DEFAULT_SANDBOX_PATH, sandboxEnvironment } from '../src/sandbox/environment.js';
 import { ETC_ALLOW, ETC_NETWORK, probeEtc, probeSystemDirs } from '../src/sandbox/host-layout.js';
 import { findExecutable } from '../src/sandbox/find-executable.js';
-import { prepareWorkspaceOwnership, sandboxFileOwner } from '../src/sandbox/ownership.js';
+import { sandboxFileOwner } from '../src/sandbox/ownership.js';
+import { prepareWorkspaceOwnership } from '../src/sandbox/prepare-workspace-ownership.js';
 import { runProcess } from '../src/util/run-process.js';
 
 const PROJECT = { name: 'egress-bench', version: '1.0.0', private: true, dependencies: { express: '4.21.2', commander: '12.1.0', chalk: '4.1.2' } };

@@ -45,6 +45,9 @@ metrics=$(curl -fsS "http://127.0.0.1:$PORT/metrics") && [[ $metrics == *greenfi
 hc=$(node -e 'const m = /^\s*CMD (\[.*\])$/m.exec(require("fs").readFileSync("Dockerfile", "utf8").split("HEALTHCHECK")[1]); console.log(JSON.parse(m[1])[2])')
 $C exec "$name" node -e "$hc" || fail "health check unhealthy in setup mode"
 if [ "$C" = podman ] && [ "$($C inspect --format '{{.Config.Healthcheck}}' "$name")" != "<nil>" ]; then $C healthcheck run "$name" || fail "health check unhealthy in setup mode"; fi
+# The CMD's node flags (the CLI's shebang's, as npm start has them) reach the running server.
+procs=$($C exec "$name" sh -c 'for f in /proc/[0-9]*/cmdline; do tr "\\0" " " < "$f"; echo; done')
+[[ $procs == *'node --v8-pool-size=1 dist/src/cli/main.js serve'* ]] || fail "the server does not run with the CMD's node flags: $procs"
 $C rm -f -v "$name" >/dev/null
 
 echo "check-image: 2. serve without the sandbox flags"

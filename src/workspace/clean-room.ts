@@ -1,7 +1,7 @@
 import { constants, chmodSync, lstatSync, mkdirSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { FileOwner } from '../sandbox/ownership.js';
-import { prepareWorkspaceOwnership } from '../sandbox/ownership.js';
+import { prepareWorkspaceOwnership } from '../sandbox/prepare-workspace-ownership.js';
 import { runIn, type RepoHandle } from './private-index.js';
 import { readSetupState, setupStateTree, untrackedRoots } from './setup-state.js';
 import { removeTreeOffLoop, restoreKeptOffLoop } from './tree-work.js';

@@ -1,5 +1,6 @@
 import { chmodSync, readdirSync, readFileSync } from 'node:fs';
-import { prepareWorkspaceOwnership, sandboxFileOwner } from '../../src/sandbox/ownership.js';
+import { sandboxFileOwner } from '../../src/sandbox/ownership.js';
+import { prepareWorkspaceOwnership } from '../../src/sandbox/prepare-workspace-ownership.js';
 import type { TempDirs } from '../support/temp-dir.js';
 
 export const isRoot = process.getuid?.() === 0;

@@ -1,6 +1,7 @@
 import { chmodSync, lstatSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isReachableBy, prepareWorkspaceOwnership, SANDBOX_OWNER, sandboxFileOwner } from '../../src/sandbox/ownership.js';
+import { isReachableBy, SANDBOX_OWNER, sandboxFileOwner } from '../../src/sandbox/ownership.js';
+import { prepareWorkspaceOwnership } from '../../src/sandbox/prepare-workspace-ownership.js';
 import { isRoot } from './fixtures.js';
 import { TempDirs } from '../support/temp-dir.js';
 

@@ -5,7 +5,8 @@ import { createDepCache, type DepCache } from '../../src/workspace/dep-cache.js'
 import { treeManifest } from '../../src/workspace/tree-manifest.js';
 import { dependencyCacheKey, type CacheKey, type ToolVersions } from '../../src/workspace/dep-cache-key.js';
 import { refDirName, type DepCacheScope } from '../../src/workspace/dep-cache-scope.js';
-import { prepareWorkspaceOwnership, sandboxFileOwner } from '../../src/sandbox/ownership.js';
+import { sandboxFileOwner } from '../../src/sandbox/ownership.js';
+import { prepareWorkspaceOwnership } from '../../src/sandbox/prepare-workspace-ownership.js';
 import { TempDirs } from '../support/temp-dir.js';
 
 const temp = new TempDirs();

@@ -1,7 +1,8 @@
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSandbox } from '../../../../src/sandbox/create-sandbox.js';
-import { prepareWorkspaceOwnership, sandboxFileOwner } from '../../../../src/sandbox/ownership.js';
+import { sandboxFileOwner } from '../../../../src/sandbox/ownership.js';
+import { prepareWorkspaceOwnership } from '../../../../src/sandbox/prepare-workspace-ownership.js';
 import { createUnsandboxed } from '../../../../src/sandbox/unsandboxed.js';
 import type { Sandbox } from '../../../../src/sandbox/types.js';
 import type { ToolContext, ToolLimits } from '../../../../src/agent/tools/types.js';
