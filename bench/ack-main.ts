@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
 import { benchAckUnderJobs } from './ack-under-jobs.js';
 import { inProcessFlagsWarning } from './cli-node-flags.js';
@@ -11,7 +10,7 @@ import { ackUnderJobsRows } from './webhook-ack-rows.js';
  * (deliveries/s, default 200): `npm run bench:ack -- 10 300 20`.
  */
 async function main(): Promise<void> {
-  const flagsWarning = inProcessFlagsWarning(join(import.meta.dirname, '..', 'src', 'cli', 'main.js'), process.execArgv);
+  const flagsWarning = inProcessFlagsWarning(process.execArgv);
   if (flagsWarning) process.stderr.write(`bench: warning: ${flagsWarning}\n`);
   const sandbox = await createSandbox({ env: process.env, log: (level, message) => process.stderr.write(`bench: ${level}: ${message}\n`) });
   const seconds = Number(process.argv[2] ?? 5);

@@ -1,4 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** This build's CLI (dist-bench/src/cli/main.js beside the bench's own files). */
+export const BENCH_CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js');
 
 /**
  * The node flags a built CLI starts with: those of its shebang (`#!/usr/bin/env -S node <flags>`,
@@ -13,8 +17,8 @@ export function cliNodeFlags(cli: string): string[] {
   return words ? words.split(' ') : [];
 }
 
-/** What to say when this process lacks a flag the CLI starts with (null: none missing). */
-export function inProcessFlagsWarning(cli: string, execArgv: readonly string[]): string | null {
+/** What to say when this process lacks a flag the CLI (default: this build's) starts with (null: none missing). */
+export function inProcessFlagsWarning(execArgv: readonly string[], cli = BENCH_CLI): string | null {
   const missing = cliNodeFlags(cli).filter((flag) => !execArgv.includes(flag));
   if (missing.length === 0) return null;
   return `node was started without ${missing.join(' ')}, which greenfix starts with (its shebang, npm start, the Dockerfile): the in-process app is not the process users run; start the bench as npm run bench does`;

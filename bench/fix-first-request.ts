@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { completion, FakeOpenAIServer } from '../test/support/fake-openai-server.js';
 import { makeSourceRepo, VERIFY_COMMAND } from './source-repo.js';
-import { cliNodeFlags } from './cli-node-flags.js';
+import { BENCH_CLI as CLI, cliNodeFlags } from './cli-node-flags.js';
 import { median } from './median.js';
 
 export interface FixFirstRequestBench {
@@ -35,7 +35,6 @@ interface Launch {
   cpuMs: number;
 }
 
-const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js');
 
 export interface FixFirstRequestOptions {
   runs?: number;

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createSandbox } from '../src/sandbox/create-sandbox.js';
 import { startRedisServer } from '../test/support/redis-server.js';
@@ -31,7 +30,7 @@ const LOOSE_CONTEXT = { maxTokens: 60_000, keepLastToolResults: 6 };
 async function main(): Promise<void> {
   const started = performance.now();
   const log = (message: string) => process.stderr.write(`bench: [${((performance.now() - started) / 1_000).toFixed(1)} s] ${message}\n`);
-  const flagsWarning = inProcessFlagsWarning(join(import.meta.dirname, '..', 'src', 'cli', 'main.js'), process.execArgv);
+  const flagsWarning = inProcessFlagsWarning(process.execArgv);
   if (flagsWarning) log(`warning: ${flagsWarning}`);
   const sandbox = await createSandbox({ env: process.env, log: (level, message) => log(`${level}: ${message}`) });
   log('context tokens (60-step session, 3 runs)…');

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cliNodeFlags } from './cli-node-flags.js';
+import { BENCH_CLI as CLI, cliNodeFlags } from './cli-node-flags.js';
 import { sessionScript } from './session-script.js';
 import { makeSourceRepo, VERIFY_COMMAND } from './source-repo.js';
 
@@ -13,7 +13,6 @@ export interface PeakRssBench {
   fixExit: number | null;
 }
 
-const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js');
 
 /** `greenfix fix` as a user runs it (the built CLI, a real repository, the scripted model), under /usr/bin/time. */
 export async function benchFixPeakRss(options: { steps: number; env: Record<string, string | undefined>; /** Default this build's CLI. */ cli?: string }): Promise<PeakRssBench> {

@@ -34,7 +34,6 @@
  * reaps (docker --init, tini), never node as pid 1.
  */
 import { randomBytes } from 'node:crypto';
-import { lstatSync } from 'node:fs';
 import { isAbsolute, normalize } from 'node:path';
 import { runProcess } from '../util/run-process.js';
 import { isWithin } from './app-dirs.js';
@@ -50,7 +49,7 @@ import { hostNode as probeHostNode, type HostNode } from './host-node.js';
 import { imagePlan } from './image-plan.js';
 import { createJobSandbox } from './job-sandbox.js';
 import { isReachableBy, type FileOwner } from './ownership.js';
-import { prepareWorkspaceOwnership } from './prepare-workspace-ownership.js';
+import { prepareWorkspaceOwnership, treeOwnerUid } from './prepare-workspace-ownership.js';
 import { checkReadOnlyBinds } from './read-only-binds.js';
 import { resolveCwd } from './request-paths.js';
 import { seccompProgram } from './seccomp-filter.js';
@@ -244,14 +243,14 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     owner: options.runAs,
     run: runOnce,
     async forJob({ workspace, image = null }) {
-      const lease = options.uids ? await options.uids.acquire(ownerUid(workspace)) : null;
+      const had = treeOwnerUid(workspace);
+      const lease = options.uids ? await options.uids.acquire(had) : null;
       const owner = lease?.owner ?? options.runAs;
       try {
         if (image && owner && !isReachableBy(image.rootfs, owner)) {
           throw new SandboxRequestError('workspace-unreachable', `the environment image's root ${image.rootfs} is not reachable by the sandbox uid ${owner.uid}: every parent directory needs o+x`);
         }
-        // Children first, the root last: a root owned by the leased uid means the whole tree is.
-        if (owner && ownerUid(workspace) !== owner.uid) await prepareWorkspaceOwnership(workspace, owner);
+        if (owner && had !== owner.uid) await prepareWorkspaceOwnership(workspace, owner);
       } catch (error) {
         lease?.release();
         throw error;
@@ -290,12 +289,4 @@ function mountPoint(request: SandboxRequest): string {
     throw new SandboxRequestError('cwd-outside-workspace', `mountAt ${at} must be an absolute, normalised path below /`);
   }
   return at;
-}
-
-function ownerUid(path: string): number | undefined {
-  try {
-    return lstatSync(path).uid;
-  } catch {
-    return undefined;
-  }
 }

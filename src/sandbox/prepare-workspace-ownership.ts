@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { lchown, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runProcess } from '../util/run-process.js';
@@ -27,4 +28,13 @@ export async function prepareWorkspaceOwnership(dir: string, owner: FileOwner | 
     if (r.exitCode !== 0) throw new Error(`could not hand ${dir} to uid ${owner.uid} (chown exit ${r.exitCode}): ${r.stderr.trim().split('\n').slice(0, 3).join('; ') || 'no output'}`);
   }
   await lchown(dir, owner.uid, owner.gid);
+}
+
+/** Who owns a tree: its root's uid (the whole tree's once `prepareWorkspaceOwnership` is done); undefined when it is missing. */
+export function treeOwnerUid(path: string): number | undefined {
+  try {
+    return lstatSync(path).uid;
+  } catch {
+    return undefined;
+  }
 }

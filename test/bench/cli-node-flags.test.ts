@@ -22,7 +22,7 @@ describe('bench: the node flags a built CLI starts with', () => {
   });
 
   it('warns a bench whose own node lacks them, and only then', () => {
-    expect(inProcessFlagsWarning(CLI, ['--v8-pool-size=1'])).toBeNull();
-    expect(inProcessFlagsWarning(CLI, ['--experimental-vm-modules'])).toMatch(/^node was started without --v8-pool-size=1, which greenfix starts with .*npm run bench/);
+    expect(inProcessFlagsWarning(['--v8-pool-size=1'], CLI)).toBeNull();
+    expect(inProcessFlagsWarning(['--experimental-vm-modules'], CLI)).toMatch(/^node was started without --v8-pool-size=1, which greenfix starts with .*npm run bench/);
   });
 });
