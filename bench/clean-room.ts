@@ -8,6 +8,7 @@ import type { Sandbox } from '../src/sandbox/types.js';
 import { DEFAULT_SANDBOX_PATH } from '../src/sandbox/environment.js';
 import { runProcess } from '../src/util/run-process.js';
 import { git } from '../src/workspace/git.js';
+import type { CleanRoomStaging } from '../src/workspace/room-staging.js';
 import { addWorktree } from '../src/workspace/worktree.js';
 import { median } from './median.js';
 
@@ -19,11 +20,18 @@ export interface CleanRoomBench {
   setupMs: number;
   /** Keeping setup's state host-side, once per fix (setup-state.ts). */
   keepMs: number;
-  /** The gate's own overhead per verdict, median: materialise the tree + restore the state (no test run). */
+  /**
+   * The gate's own overhead per verdict, median: materialise the tree + restore the state (no test
+   * run), the state staged ahead as a job does it (room-staging.ts).
+   */
   materialiseMs: number;
   restoreMs: number;
   gateMs: number;
-  /** The verify command's run in the room, for scale. */
+  /** Staging the next room (the base checked out, the state placed), median: off the verdict's path, while the model works. */
+  stageMs: number;
+  /** The same run's baseline: rooms made at the verdict, nothing staged (as before staging), medians. */
+  unstaged: { materialiseMs: number; restoreMs: number; gateMs: number };
+  /** The verify command's run in the room, for scale (median). */
   testMs: number;
   /** gateMs / setupMs. */
   ratio: number;
@@ -46,7 +54,9 @@ export interface CleanRoomBenchOptions {
  * The clean-room gate's cost on a repository the size of dayjs: a real `npm ci` as the job's
  * setup (the baseline), then per verdict the tree materialised from the object store and setup's
  * state restored beside it — the gate's own overhead, without the test run — as a job does it
- * (its own sandbox uid when root, so the state is hard-linked).
+ * (its own sandbox uid when root, so the state is hard-linked; staged ahead, the staging awaited
+ * before each room as a model's turn would). Before those, as many rooms restore the state entry
+ * by entry with nothing staged: the same run's baseline.
  */
 export async function benchCleanRoom(options: CleanRoomBenchOptions): Promise<CleanRoomBench> {
   const log = options.log ?? (() => undefined);
@@ -84,25 +94,43 @@ export async function benchCleanRoom(options: CleanRoomBenchOptions): Promise<Cl
       const kept = await workspace.keepSetupState(runner.owner);
       const keepMs = performance.now() - keepStarted;
       const tree = await workspace.treeHash();
-      const materialise: number[] = [];
-      const restore: number[] = [];
-      let testMs = 0;
-      log(`clean room: ${options.runs} verdicts' rooms (${options.trackedFiles} tracked files, ${kept.files} kept files)…`);
-      for (let run = 0; run < options.runs; run++) {
-        const room = await workspace.openCleanRoom(tree, runner.owner);
-        materialise.push(room.timings.materialiseMs);
-        restore.push(room.timings.restoreMs);
-        if (run === 0) {
-          const t = await runTestCommand({ sandbox: runner, place: { dir: room.dir, mountAt: room.mountAt, readOnlyBinds: workspace.sandboxBinds, scratchDir: workspace.scratchDir }, command: options.verify, timeoutMs: 120_000, label: 'gate' });
+      const room = async (staging: CleanRoomStaging | null): Promise<{ materialiseMs: number; restoreMs: number; stageMs: number; testMs: number }> => {
+        const staged = staging ? await staging.ready() : null;
+        if (staging && staged?.keptFiles !== kept.files) throw new Error(`staging placed ${staged?.keptFiles ?? 'nothing'}, not the ${kept.files} kept files`);
+        const r = await workspace.openCleanRoom(tree, runner.owner);
+        try {
+          if (r.timings.staged !== (staging ? kept.files : 0) || r.timings.treeStaged !== (staging !== null)) throw new Error(`the room took ${r.timings.staged} staged files of ${kept.files}, the tree ${r.timings.treeStaged ? '' : 'not '}staged`);
+          const t = await runTestCommand({ sandbox: runner, place: { dir: r.dir, mountAt: r.mountAt, readOnlyBinds: workspace.sandboxBinds, scratchDir: workspace.scratchDir }, command: options.verify, timeoutMs: 120_000, label: 'gate' });
           if (t.result.exitCode !== 0) throw new Error(`the verify command failed in the clean room: ${t.result.stderr.slice(-500)}`);
-          testMs = t.result.durationMs;
+          return { materialiseMs: r.timings.materialiseMs, restoreMs: r.timings.restoreMs, stageMs: staged?.ms ?? 0, testMs: t.result.durationMs };
+        } finally {
+          await r.dispose();
         }
-        await room.dispose();
+      };
+      log(`clean room: ${options.runs} verdicts' rooms restoring entry by entry, then ${options.runs} staged ahead (${options.trackedFiles} tracked files, ${kept.files} kept files)…`);
+      const unstaged = [];
+      for (let run = 0; run < options.runs; run++) unstaged.push(await room(null));
+      const staging = workspace.prepareCleanRooms(runner.owner);
+      const staged = [];
+      try {
+        for (let run = 0; run < options.runs; run++) staged.push(await room(staging));
+      } finally {
+        await staging.stop();
       }
-      const materialiseMs = median(materialise);
-      const restoreMs = median(restore);
-      const gateMs = median(materialise.map((m, i) => m + restore[i]!));
-      return { trackedFiles: options.trackedFiles, stateFiles: kept.files, setupMs, keepMs, materialiseMs, restoreMs, gateMs, testMs, ratio: gateMs / setupMs };
+      const gateMs = median(staged.map((r) => r.materialiseMs + r.restoreMs));
+      return {
+        trackedFiles: options.trackedFiles,
+        stateFiles: kept.files,
+        setupMs,
+        keepMs,
+        materialiseMs: median(staged.map((r) => r.materialiseMs)),
+        restoreMs: median(staged.map((r) => r.restoreMs)),
+        gateMs,
+        stageMs: median(staged.map((r) => r.stageMs)),
+        unstaged: { materialiseMs: median(unstaged.map((r) => r.materialiseMs)), restoreMs: median(unstaged.map((r) => r.restoreMs)), gateMs: median(unstaged.map((r) => r.materialiseMs + r.restoreMs)) },
+        testMs: median(staged.map((r) => r.testMs)),
+        ratio: gateMs / setupMs,
+      };
     } finally {
       await runner.release();
     }

@@ -24,7 +24,7 @@ export const verifiedTreeSchema = z.object({
   outputTail: z.string(),
   tests: testEvidenceSchema.optional(),
   /** The clean room the verdict ran in: its setup cost (absent in journals of older versions). */
-  cleanRoom: z.object({ materialiseMs: z.number(), restoreMs: z.number(), files: z.number() }).optional(),
+  cleanRoom: z.object({ materialiseMs: z.number(), restoreMs: z.number(), files: z.number(), staged: z.number().optional(), treeStaged: z.boolean().optional() }).optional(),
 });
 
 export const toolResultSchema = z.object({

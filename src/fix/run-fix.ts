@@ -135,6 +135,8 @@ function environmentOf(input: FixInput): { environment?: EnvironmentEvidence } {
 async function runAgent(input: FixInput, fix: AssembledFix, state: RunState, note: string | null): Promise<AgentOutcome> {
   const records = readJournal(input.journal);
   const journal = fix.openJournal(input.journal);
+  // The clean room's setup state, staged while the model works, so a verdict does not restore it (room-staging.ts).
+  const rooms = input.workspace.prepareCleanRooms(input.sandbox.owner);
   try {
     const tests = input.tests;
     const testPolicy = tests ? { mode: tests.mode, baseline: state.baseline?.report ?? null, baselineSummary: state.baseline?.summary ?? null, allowRemovedTests: tests.allowRemovedTests === true } : undefined;
@@ -144,6 +146,7 @@ async function runAgent(input: FixInput, fix: AssembledFix, state: RunState, not
     return await runOrResume(agentDeps, { task, systemPrompt: systemPrompt(fix.agentsMd, state.commands.verify) }, records);
   } finally {
     journal.close();
+    await rooms.stop();
   }
 }
 

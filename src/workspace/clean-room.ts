@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { FileOwner } from '../sandbox/ownership.js';
 import { prepareWorkspaceOwnership } from '../sandbox/prepare-workspace-ownership.js';
 import { runIn, type RepoHandle } from './private-index.js';
+import { linksKept } from './restore-kept.js';
+import type { RoomStaging } from './room-staging.js';
 import { readSetupState, setupStateTree, untrackedRoots } from './setup-state.js';
 import { removeTreeOffLoop, restoreKeptOffLoop } from './tree-work.js';
 
@@ -17,8 +19,11 @@ export interface CleanRoom {
   readonly dir: string;
   /** Where sandboxed commands see it: the worktree's path. */
   readonly mountAt: string;
-  /** How long materialising the tree and restoring the setup state took. */
-  readonly timings: { materialiseMs: number; restoreMs: number; files: number };
+  /**
+   * How long materialising the tree and restoring the setup state took; the setup state's files,
+   * how many of them came staged, and whether the tree came staged (room-staging.ts).
+   */
+  readonly timings: { materialiseMs: number; restoreMs: number; files: number; staged: number; treeStaged: boolean };
   /** Removes the directory (on the tree thread). */
   dispose(): Promise<void>;
 }
@@ -39,6 +44,8 @@ export interface CleanRoomOptions {
   owner: FileOwner | null;
   /** The `.git` file of the worktree (`gitdir: …`), so git works inside as it does there; null: none. */
   gitFile: string | null;
+  /** The next room, staged ahead (room-staging.ts); none: the tree checked out and the setup state restored here. */
+  staging?: RoomStaging;
 }
 
 /**
@@ -46,11 +53,37 @@ export interface CleanRoomOptions {
  * and restores the setup state: hard links when the tests run as another uid than greenfix (the
  * kept files are greenfix's and not writable by others, so a test can replace but never change
  * them), a copy otherwise. The tree wins where both have a path; nothing is followed through a
- * symlink the tree holds.
+ * symlink the tree holds. With `staging`, the room is what was staged for it, brought to `tree`
+ * by git, and a kept root the tree does not have is renamed in; the rest as without.
  */
 export async function openCleanRoom(o: CleanRoomOptions): Promise<CleanRoom> {
   const started = performance.now();
   await removeTreeOffLoop(o.dir);
+  try {
+    const taken = o.staging ? await o.staging.take(o.tree, o.dir, o.owner) : null;
+    if (!taken) await materialise(o);
+    const materialised = performance.now();
+    const manifest = o.setupState ? readSetupState(o.setupState) : null;
+    let placed = { files: 0, staged: 0 };
+    if (o.setupState && manifest) {
+      const base = { from: setupStateTree(o.setupState), dir: o.dir, roots: manifest.roots, link: linksKept(o.owner), owner: o.owner };
+      placed = await restoreKeptOffLoop(taken?.kept ? { ...base, staged: taken.kept } : base);
+    }
+    const done = performance.now();
+    return {
+      dir: o.dir,
+      mountAt: o.repo.root,
+      timings: { materialiseMs: materialised - started, restoreMs: done - materialised, ...placed, treeStaged: taken !== null },
+      dispose: () => (o.staging ? o.staging.discard(o.dir) : removeTreeOffLoop(o.dir)),
+    };
+  } catch (error) {
+    o.staging?.restage();
+    throw error;
+  }
+}
+
+/** `tree` checked out into `o.dir` from a throwaway index (filters off), with the `.git` file, handed to the owner. */
+async function materialise(o: CleanRoomOptions): Promise<void> {
   mkdirSync(o.dir, { mode: 0o755 });
   chmodSync(o.dir, 0o755);
   const index = `${o.dir}.index`;
@@ -62,17 +95,6 @@ export async function openCleanRoom(o: CleanRoomOptions): Promise<CleanRoom> {
   }
   if (o.gitFile !== null) writeFileSync(join(o.dir, '.git'), o.gitFile);
   await prepareWorkspaceOwnership(o.dir, o.owner);
-  const materialised = performance.now();
-  const link = o.owner !== null && o.owner.uid !== process.getuid?.();
-  const manifest = o.setupState ? readSetupState(o.setupState) : null;
-  const files = o.setupState && manifest ? await restoreKeptOffLoop({ from: setupStateTree(o.setupState), dir: o.dir, roots: manifest.roots, link, owner: o.owner }) : 0;
-  const done = performance.now();
-  return {
-    dir: o.dir,
-    mountAt: o.repo.root,
-    timings: { materialiseMs: materialised - started, restoreMs: done - materialised, files },
-    dispose: () => removeTreeOffLoop(o.dir),
-  };
 }
 
 function lstatOrNull(path: string): Stats | null {

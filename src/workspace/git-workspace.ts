@@ -25,6 +25,7 @@ import type { ObservableWorkspace, Observed } from './types.js';
 import type { FileOwner } from '../sandbox/ownership.js';
 import { isWithin } from '../sandbox/app-dirs.js';
 import { cleanRoomDir, openCleanRoom, outsideTree, type CleanRoom } from './clean-room.js';
+import { RoomStaging, type CleanRoomStaging } from './room-staging.js';
 import { keepSetupState, type SetupStateManifest } from './setup-state.js';
 
 export interface GitWorkspaceOptions {
@@ -87,6 +88,8 @@ export class GitWorkspace implements ObservableWorkspace {
   private readonly feed: ChangeFeed | undefined;
   /** The gits the feed's short way writes objects with (running between hashes). */
   private readonly objects: ObjectBatches;
+  /** The next clean room's setup state, staged ahead (prepareCleanRooms). */
+  private staging: RoomStaging | undefined;
 
   private constructor(
     readonly root: string,
@@ -197,9 +200,21 @@ export class GitWorkspace implements ObservableWorkspace {
     return this.serial.run(() => keepSetupState({ repo: this.repo, baseCommit: this.baseCommit, dir: this.setupStateDir, expectOwner: owner?.uid ?? null }));
   }
 
+  prepareCleanRooms(owner: FileOwner | null): CleanRoomStaging {
+    if (this.staging === undefined || this.staging.isStopped) {
+      this.staging = new RoomStaging({ repo: this.repo, base: this.baseCommit, setupState: this.setupStateDir, dir: join(this.stateDir, 'next-room'), owner, gitFile: this.roomGitFile });
+    }
+    return this.staging;
+  }
+
   async openCleanRoom(tree: string, owner: FileOwner | null): Promise<CleanRoom> {
-    const gitFile = isWithin(this.gitDir, this.root) ? null : `gitdir: ${this.gitDir}\n`;
-    return this.serial.run(() => openCleanRoom({ repo: this.repo, tree, dir: cleanRoomDir(this.root), setupState: this.setupStateDir, owner, gitFile }));
+    const staging = this.staging?.isStopped === false ? { staging: this.staging } : {};
+    return this.serial.run(() => openCleanRoom({ repo: this.repo, tree, dir: cleanRoomDir(this.root), setupState: this.setupStateDir, owner, gitFile: this.roomGitFile, ...staging }));
+  }
+
+  /** A clean room's `.git` file, so git works inside as in the worktree; null when the git dir is inside the worktree. */
+  private get roomGitFile(): string | null {
+    return isWithin(this.gitDir, this.root) ? null : `gitdir: ${this.gitDir}\n`;
   }
 
   async outsideTree(tree: string): Promise<string[]> {

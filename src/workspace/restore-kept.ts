@@ -1,4 +1,4 @@
-import { chmodSync, constants, copyFileSync, lchownSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, symlinkSync, type Stats } from 'node:fs';
+import { chmodSync, constants, copyFileSync, lchownSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FileOwner } from '../sandbox/ownership.js';
 import { notRealDirectory } from './real-directory.js';
@@ -10,24 +10,79 @@ export interface RestoreKeptOptions {
   dir: string;
   /** The kept roots (the setup state's manifest). */
   roots: readonly string[];
-  /** Hard links (the tests run as another uid than greenfix) or copies. */
+  /** Hard links (the tests run as another uid than greenfix: `linksKept`) or copies. */
   link: boolean;
   owner: FileOwner | null;
+  /**
+   * The same roots placed ahead for this room alone (`stageKept`, same `link` and `owner`): a root
+   * the room does not have is renamed from there, one syscall however many files it holds.
+   */
+  staged?: StagedKept;
+}
+
+/** A staging directory `stageKept` filled, and the files it placed under each root. */
+export interface StagedKept {
+  dir: string;
+  files: Readonly<Record<string, number>>;
+}
+
+/** Whether the kept files are hard-linked into a room of `owner` rather than copied: greenfix's own files, read-only to the tests' uid. */
+export function linksKept(owner: FileOwner | null): boolean {
+  return owner !== null && owner.uid !== process.getuid?.();
 }
 
 /**
- * Puts the kept setup state into a clean room (clean-room.ts); returns the files placed. A root
+ * Puts the kept setup state into a clean room (clean-room.ts); returns the files placed, and how
+ * many of them came staged. A root
  * whose parent in the room is not a real directory is skipped: nothing is followed through a
  * symlink the tree holds. Synchronous: called on the tree thread (tree-work.ts).
  */
-export function restoreKept(o: RestoreKeptOptions): number {
+export function restoreKept(o: RestoreKeptOptions): { files: number; staged: number } {
   let files = 0;
+  let staged = 0;
   for (const root of o.roots) {
     const parent = dirname(root);
     if (parent !== '.' && notRealDirectory(o.dir, parent)) continue;
-    files += restore(join(o.from, root), join(o.dir, root), o.link, o.owner);
+    const dst = join(o.dir, root);
+    const ahead = o.staged?.files[root];
+    if (o.staged && ahead !== undefined && lstatOrNull(dst) === null && moved(join(o.staged.dir, root), dst)) {
+      files += ahead;
+      staged += ahead;
+    } else {
+      files += restore(join(o.from, root), dst, o.link, o.owner);
+    }
+  }
+  return { files, staged };
+}
+
+/**
+ * Places the kept roots in `dir` (replaced whole; 0700, so only greenfix passes) exactly as
+ * `restoreKept` would place them in an empty room — directories made and handed to `owner`, files
+ * linked or copied — for one room to take by rename (`staged`). Returns the files under each root.
+ * `dir` must be a directory no sandbox binds: what is staged there reaches the tests unchecked.
+ */
+export function stageKept(o: Omit<RestoreKeptOptions, 'staged'>): Record<string, number> {
+  rmSync(o.dir, { recursive: true, force: true });
+  mkdirSync(o.dir, { mode: 0o700 });
+  chmodSync(o.dir, 0o700);
+  const files: Record<string, number> = {};
+  for (const root of o.roots) {
+    mkdirSync(join(o.dir, dirname(root)), { recursive: true, mode: 0o700 });
+    files[root] = restore(join(o.from, root), join(o.dir, root), o.link, o.owner, true);
   }
   return files;
+}
+
+/** Renames `src` to `dst`; false when they are on different file systems or `src` is gone (the caller restores entry by entry). */
+function moved(src: string, dst: string): boolean {
+  try {
+    renameSync(src, dst);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EXDEV' || code === 'ENOENT') return false;
+    throw error;
+  }
 }
 
 /**

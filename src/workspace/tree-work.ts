@@ -1,14 +1,14 @@
 import { rmSync } from 'node:fs';
 import { ThreadClient, threadScript, type WireError } from '../util/thread-rpc.js';
 import { linkTree, LinkTreeError, type LinkTreeOptions } from './link-tree.js';
-import { restoreKept, type RestoreKeptOptions } from './restore-kept.js';
+import { restoreKept, stageKept, type RestoreKeptOptions } from './restore-kept.js';
 import { copyTreeNoFollow, TreeCopyError, type TreeCopyOptions, type TreeCopyRefusal, type TreeCopyStats } from './safe-tree-copy.js';
 import { treeManifest, type TreeManifest } from './tree-manifest.js';
 
 /**
  * The tree thread, one per process, started by the first call: a job's whole-tree work — copying
  * what setup left, storing and linking dependency cache entries, their manifests (every file
- * read and hashed), filling and removing a clean room — is thousands of synchronous file system
+ * read and hashed), filling and removing a clean room, staging the next one's setup state — is thousands of synchronous file system
  * calls, and on the event loop it stopped every webhook answer for as long (docs/decisions.md
  * "Whole trees are copied, linked and hashed off the event loop"). Run from TypeScript sources (the
  * test runner) there is no script for it, and the work runs on the calling thread.
@@ -22,7 +22,8 @@ export const treeMethods = {
   linkTree: (a: { srcRoot: string; dstRoot: string; names: readonly string[]; options: LinkTreeOptions }): { files: number } => linkTree(a.srcRoot, a.dstRoot, a.names, a.options),
   manifest: (a: { root: string; names: readonly string[] }): TreeManifest => treeManifest(a.root, a.names),
   removeTree: (a: { path: string }): void => rmSync(a.path, { recursive: true, force: true }),
-  restoreKept: (a: RestoreKeptOptions): number => restoreKept(a),
+  restoreKept: (a: RestoreKeptOptions): { files: number; staged: number } => restoreKept(a),
+  stageKept: (a: Omit<RestoreKeptOptions, 'staged'>): Record<string, number> => stageKept(a),
 };
 
 type Methods = typeof treeMethods;
@@ -42,6 +43,8 @@ export const treeManifestOffLoop = (root: string, names: readonly string[]) => c
 export const removeTreeOffLoop = (path: string) => call('removeTree', { path });
 /** `restoreKept` on the tree thread. */
 export const restoreKeptOffLoop = (options: RestoreKeptOptions) => call('restoreKept', options);
+/** `stageKept` on the tree thread. */
+export const stageKeptOffLoop = (options: Omit<RestoreKeptOptions, 'staged'>) => call('stageKept', options);
 
 function reviveTreeError(w: WireError): Error | null {
   const { reason, path } = w.fields;

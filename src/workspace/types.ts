@@ -3,6 +3,7 @@ import type { TestEvidence } from '../verify/test-evidence.js';
 import type { ReadOnlyBind } from '../sandbox/types.js';
 import type { FileOwner } from '../sandbox/ownership.js';
 import type { CleanRoom } from './clean-room.js';
+import type { CleanRoomStaging } from './room-staging.js';
 import type { SetupStateManifest } from './setup-state.js';
 
 export interface VerifiedTree {
@@ -16,9 +17,11 @@ export interface VerifiedTree {
   tests?: TestEvidence;
   /**
    * The clean room this verdict ran in (DESIGN §3.2): every field above is that run's. The cost of
-   * materialising the tree and restoring the setup state, without the test run.
+   * materialising the tree and restoring the setup state, without the test run; the setup
+   * state's files, how many came staged ahead, and whether the tree did (room-staging.ts; both
+   * absent in older journals).
    */
-  cleanRoom?: { materialiseMs: number; restoreMs: number; files: number };
+  cleanRoom?: { materialiseMs: number; restoreMs: number; files: number; staged?: number; treeStaged?: boolean };
 }
 
 export interface Workspace {
@@ -80,6 +83,12 @@ export interface ObservableWorkspace extends Workspace {
    * right after setup and before the agent acts. `owner`: who setup ran as (its files must be theirs).
    */
   keepSetupState(owner: FileOwner | null): Promise<SetupStateManifest>;
+  /**
+   * Stages the kept setup state for the clean rooms to come, ahead of their verdicts and again after
+   * each (room-staging.ts), until the handle's `stop()`. Call it after keepSetupState, and stop it
+   * before the workspace's files go.
+   */
+  prepareCleanRooms(owner: FileOwner | null): CleanRoomStaging;
   /** A fresh directory with exactly `tree` and the kept setup state, handed to `owner` (clean-room.ts). */
   openCleanRoom(tree: string, owner: FileOwner | null): Promise<CleanRoom>;
   /** Paths the worktree has outside `tree` that the clean room does not give the tests (clean-room.ts). */

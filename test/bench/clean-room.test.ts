@@ -18,9 +18,10 @@ describe('benchCleanRoom', () => {
       runs: 3,
     });
     expect(r).toMatchObject({ trackedFiles: 20, stateFiles: 5 });
-    for (const v of [r.setupMs, r.keepMs, r.materialiseMs, r.restoreMs, r.gateMs, r.testMs]) expect(Number.isFinite(v) && v > 0).toBe(true);
+    for (const v of [r.setupMs, r.keepMs, r.materialiseMs, r.restoreMs, r.gateMs, r.stageMs, r.unstaged.materialiseMs, r.unstaged.restoreMs, r.unstaged.gateMs, r.testMs]) expect(Number.isFinite(v) && v > 0).toBe(true);
     expect(r.ratio).toBeCloseTo(r.gateMs / r.setupMs, 5);
     expect(cleanRoomRows(r)[0]![0]).toBe('clean-room gate, 20 tracked + 5 setup files');
+    expect(cleanRoomRows(r).map((row) => row[0]!.trim())).toContain('gate with nothing staged (made at the verdict)');
     expect(leftovers()).toEqual(before);
   });
 });

@@ -34,7 +34,7 @@ export function unusedToolContext(): Omit<ToolContext, 'verified'> {
     throw new Error('not used by the test tools');
   };
   return {
-    workspace: { root: '/nonexistent', gitDir: '/nonexistent', baseCommit: '0'.repeat(40), scratchDir: '/nonexistent', sandboxBinds: [], treeHash: unused, observe: unused, release: unused, keepSetupState: unused, openCleanRoom: unused, outsideTree: unused },
+    workspace: { root: '/nonexistent', gitDir: '/nonexistent', baseCommit: '0'.repeat(40), scratchDir: '/nonexistent', sandboxBinds: [], treeHash: unused, observe: unused, release: unused, keepSetupState: unused, prepareCleanRooms: unused, openCleanRoom: unused, outsideTree: unused },
     sandbox: { kind: 'none', run: unused },
     verifyCommand: 'npm test',
     fileOwner: null,

@@ -107,4 +107,27 @@ describe('run_tests: the clean-room gate', () => {
     const kept = join(fx.root, '..', 'state', 'setup-state', 'tree', 'node_modules', 'dep', 'index.js');
     expect(readFileSync(kept, 'utf8')).toBe('original\n');
   });
+
+  it('with the setup state staged ahead (as runFix stages it): what a room\'s tests wrote into node_modules is not in the next room', async () => {
+    // The test passes only where no earlier run left its shim, then leaves one (and removes a dependency's file).
+    const test = 'test ! -e node_modules/.bin/grep && test -f node_modules/dep/index.js || exit 1\nmkdir -p node_modules/.bin && cp /bin/true node_modules/.bin/grep && rm node_modules/dep/index.js\ngrep -qx fixed lib.txt\n';
+    await open({ '.gitignore': 'node_modules/\n', 'test.sh': test }, 'mkdir -p node_modules/dep && echo "module.exports = 1" > node_modules/dep/index.js');
+    const staging = fx.workspace.prepareCleanRooms(fx.ctx().fileOwner);
+    try {
+      await fixLib();
+      // The worktree gets the same files back before each run (the worktree run is not what this is about).
+      const again = () => sh('rm -rf node_modules/.bin && mkdir -p node_modules/dep && echo "module.exports = 1" > node_modules/dep/index.js');
+      await again();
+      const first = await runTests('bash test.sh');
+      expect(first.ok).toBe(true);
+      expect(first.verified?.cleanRoom).toMatchObject({ files: 1, staged: 1 });
+      await again();
+      await staging.ready();
+      const second = await runTests('bash test.sh');
+      expect(second.ok).toBe(true);
+      expect(second.verified?.cleanRoom).toMatchObject({ files: 1, staged: 1 });
+    } finally {
+      await staging.stop();
+    }
+  });
 });
