@@ -60,10 +60,10 @@ export async function openCleanRoom(o: CleanRoomOptions): Promise<CleanRoom> {
   const started = performance.now();
   await removeTreeOffLoop(o.dir);
   try {
-    const taken = o.staging ? await o.staging.take(o.tree, o.dir, o.owner) : null;
+    const manifest = o.setupState ? readSetupState(o.setupState) : null;
+    const taken = o.staging ? await o.staging.take({ tree: o.tree, dir: o.dir, owner: o.owner, keptDigest: manifest?.digest ?? null }) : null;
     if (!taken) await materialise(o);
     const materialised = performance.now();
-    const manifest = o.setupState ? readSetupState(o.setupState) : null;
     let placed = { files: 0, staged: 0 };
     if (o.setupState && manifest) {
       const base = { from: setupStateTree(o.setupState), dir: o.dir, roots: manifest.roots, link: linksKept(o.owner), owner: o.owner };

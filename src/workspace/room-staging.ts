@@ -77,9 +77,11 @@ export class RoomStaging implements CleanRoomStaging {
    * Makes `dir` (absent) the room of `tree` from what is staged: git brings the staged checkout of
    * the base to `tree` (a two-tree read-tree, writing only what differs), what it wrote is handed
    * to `owner`, and the room is renamed into place. Returns the staged kept roots for restoreKept
-   * (null: none fit); null when nothing fitting is staged, and the caller materialises `tree` itself.
+   * when they were staged from the kept state of `keptDigest` (else null); null when nothing
+   * fitting is staged, and the caller materialises `tree` itself.
    */
-  async take(tree: string, dir: string, owner: FileOwner | null): Promise<{ kept: StagedKept | null } | null> {
+  async take(o: { tree: string; dir: string; owner: FileOwner | null; keptDigest: string | null }): Promise<{ kept: StagedKept | null } | null> {
+    const { tree, dir, owner } = o;
     const staged = await this.next;
     this.next = Promise.resolve(null);
     if (!staged || !sameOwner(owner, this.o.owner)) return null;
@@ -92,8 +94,7 @@ export class RoomStaging implements CleanRoomStaging {
       return null;
     }
     renameSync(staged.room, dir);
-    const manifest = readSetupState(this.o.setupState);
-    return { kept: staged.kept && manifest?.digest === staged.kept.digest ? staged.kept : null };
+    return { kept: staged.kept && staged.kept.digest === o.keptDigest ? staged.kept : null };
   }
 
   /** Removes a room made from this staging (renamed out of the way at once, deleted before the next staging), and stages the next. */

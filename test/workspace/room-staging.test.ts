@@ -235,6 +235,21 @@ describe.each(owners)('clean rooms with the setup state staged ahead, tests as %
     await staging.stop();
   });
 
+  it('a room that cannot be made (a tree the object store lacks) fails as before, and the next room is staged again', async () => {
+    const { ws, files } = await keptWorkspace(owner);
+    const staging = ws.prepareCleanRooms(owner);
+    try {
+      await staging.ready();
+      await expect(ws.openCleanRoom('0'.repeat(40), owner)).rejects.toThrow(/read-tree/);
+      expect(await staging.ready()).toMatchObject({ keptFiles: files });
+      const room = await ws.openCleanRoom(await ws.treeHash(), owner);
+      expect(room.timings).toMatchObject({ files, staged: files, treeStaged: true });
+      await room.dispose();
+    } finally {
+      await staging.stop();
+    }
+  });
+
   it('stop removes what is staged; rooms after it restore entry by entry', async () => {
     const { ws, dir, files } = await keptWorkspace(owner);
     const tree = await ws.treeHash();
