@@ -60,7 +60,8 @@ describe('greenfix fix: the clean-room gate', () => {
     expect(r.code).toBe(0);
     const branch = String(r.json?.branch);
     expect(git(repo, 'rev-parse', `${branch}^{tree}`)).toBe(r.json?.verifiedTree);
-    expect(r.json?.cleanRoom).toMatchObject({ files: 0 });
+    // The room was staged while the model worked (runFix's prepareCleanRooms), and brought to the fix's tree.
+    expect(r.json?.cleanRoom).toMatchObject({ files: 0, treeStaged: true });
     expect(r.stderr).toMatch(/in a clean room of the tree alone/);
     // Nothing of the gate is left: the room, the kept setup state and the worktree are gone; the journal stays.
     const runDir = dirname(String(/journal: (\S+)/.exec(r.stderr)?.[1]));
