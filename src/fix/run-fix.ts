@@ -135,7 +135,7 @@ function environmentOf(input: FixInput): { environment?: EnvironmentEvidence } {
 async function runAgent(input: FixInput, fix: AssembledFix, state: RunState, note: string | null): Promise<AgentOutcome> {
   const records = readJournal(input.journal);
   const journal = fix.openJournal(input.journal);
-  // The clean room's setup state, staged while the model works, so a verdict does not restore it (room-staging.ts).
+  // The next clean room, staged while the model works: a verdict only brings it to its tree (room-staging.ts).
   const rooms = input.workspace.prepareCleanRooms(input.sandbox.owner);
   try {
     const tests = input.tests;

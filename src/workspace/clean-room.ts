@@ -24,7 +24,7 @@ export interface CleanRoom {
    * how many of them came staged, and whether the tree came staged (room-staging.ts).
    */
   readonly timings: { materialiseMs: number; restoreMs: number; files: number; staged: number; treeStaged: boolean };
-  /** Removes the directory (on the tree thread). */
+  /** Removes the directory (on the tree thread; staged, renamed aside at once and removed before the next staging). */
   dispose(): Promise<void>;
 }
 

@@ -88,7 +88,7 @@ export class GitWorkspace implements ObservableWorkspace {
   private readonly feed: ChangeFeed | undefined;
   /** The gits the feed's short way writes objects with (running between hashes). */
   private readonly objects: ObjectBatches;
-  /** The next clean room's setup state, staged ahead (prepareCleanRooms). */
+  /** The next clean room, staged ahead (prepareCleanRooms). */
   private staging: RoomStaging | undefined;
 
   private constructor(

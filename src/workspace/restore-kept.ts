@@ -33,9 +33,9 @@ export function linksKept(owner: FileOwner | null): boolean {
 
 /**
  * Puts the kept setup state into a clean room (clean-room.ts); returns the files placed, and how
- * many of them came staged. A root
- * whose parent in the room is not a real directory is skipped: nothing is followed through a
- * symlink the tree holds. Synchronous: called on the tree thread (tree-work.ts).
+ * many of them came staged. A root whose parent in the room is not a real directory is skipped:
+ * nothing is followed through a symlink the tree holds. Synchronous: called on the tree thread
+ * (tree-work.ts).
  */
 export function restoreKept(o: RestoreKeptOptions): { files: number; staged: number } {
   let files = 0;

@@ -18,7 +18,7 @@ export interface StagedRoom {
 /**
  * The next clean room, made ahead of its verdict (ObservableWorkspace `prepareCleanRooms`): the
  * base tree checked out and handed to the tests' uid, the kept setup state placed beside it. A
- * verdict then changes only what its tree changed and renames the rest in (room-staging.ts).
+ * verdict then changes only what its tree changed and renames the room in.
  */
 export interface CleanRoomStaging {
   /** Resolves once the next room is staged: null when staging stopped or failed (the room is then made as before). */

@@ -84,9 +84,9 @@ export interface ObservableWorkspace extends Workspace {
    */
   keepSetupState(owner: FileOwner | null): Promise<SetupStateManifest>;
   /**
-   * Stages the kept setup state for the clean rooms to come, ahead of their verdicts and again after
-   * each (room-staging.ts), until the handle's `stop()`. Call it after keepSetupState, and stop it
-   * before the workspace's files go.
+   * Stages the clean rooms to come — the base checked out for `owner`, the kept setup state beside
+   * it — ahead of their verdicts and again after each (room-staging.ts), until the handle's
+   * `stop()`. Call it after keepSetupState, and stop it before the workspace's files go.
    */
   prepareCleanRooms(owner: FileOwner | null): CleanRoomStaging;
   /** A fresh directory with exactly `tree` and the kept setup state, handed to `owner` (clean-room.ts). */
