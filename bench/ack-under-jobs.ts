@@ -40,6 +40,8 @@ export interface AckUnderJobsBench {
   busy: AckPhase;
   /** Jobs that ended during the busy phase (0: the same four ran throughout). */
   busyJobsEnded: number;
+  /** With `starting`: the same deliveries to such an app with its workers idle, so four jobs start during the stream (the first four deliveries'). */
+  starting?: AckPhase;
 }
 
 export interface AckUnderJobsOptions {
@@ -49,6 +51,8 @@ export interface AckUnderJobsOptions {
   permissionDelayMs?: number;
   configDelayMs?: number;
   senders?: number;
+  /** Also measure the stream while four jobs start (AckUnderJobsBench.starting). */
+  starting?: boolean;
 }
 
 const JOBS = 4;
@@ -80,15 +84,26 @@ export async function benchAckUnderJobs(o: AckUnderJobsOptions): Promise<AckUnde
     const calls = { n: 0 };
     const model: ChatModel = { name: 'sleeper', complete: (request) => ((calls.n += 1), SLEEPER.complete(request)) };
     const b = await startBenchApp(world, 'ack-busy', { role: 'all', model, sandbox: o.sandbox, throttled: false, concurrency: JOBS });
+    let stopped: Promise<void> | undefined;
+    const stopOnce = () => (stopped ??= b.stop());
     try {
       await warmUp(world, b);
       await deliverConcurrently(b.webhookUrl, world.repositories.map((repo, i) => ({ id: `start-${i}`, payload: labeled(repo, 1, 'agent-fix') })), JOBS);
       await until(() => calls.n >= JOBS && b.app.pool?.running() === JOBS, 180_000, `${JOBS} jobs in their agent loop`);
       const busy = await phase(world, b, 'busy', count, perSecond, senders);
       const counts = await b.queue.counts();
-      return { perSecond, seconds, permissionDelayMs, configDelayMs, senders, idle, busy, busyJobsEnded: counts.succeeded + counts.failed + counts.cancelled };
+      const result = { perSecond, seconds, permissionDelayMs, configDelayMs, senders, idle, busy, busyJobsEnded: counts.succeeded + counts.failed + counts.cancelled };
+      if (!o.starting) return result;
+      await stopOnce();
+      const s = await startBenchApp(world, 'ack-starting', { role: 'all', model, sandbox: o.sandbox, throttled: false, concurrency: JOBS });
+      try {
+        await warmUp(world, s);
+        return { ...result, starting: await phase(world, s, 'starting', count, perSecond, senders) };
+      } finally {
+        await s.stop();
+      }
     } finally {
-      await b.stop();
+      await stopOnce();
     }
   } finally {
     await world.close();

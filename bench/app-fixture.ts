@@ -12,7 +12,7 @@ import type { JobQueue } from '../src/queue/types.js';
 import type { Sandbox } from '../src/sandbox/types.js';
 import { git } from '../src/workspace/git.js';
 import { newFakeGitHubState, type FakeGitHubState } from '../test/support/fake-github-state.js';
-import { startGitHttpServer, type GitHttpServer } from '../test/support/git-http-server.js';
+import { startBenchGitServer, type BenchGitServer } from './git-server-process.js';
 import { serveBenchGitHub, type FakeGitHubServer } from './fake-github-server.js';
 import { serveBenchGitHubOnThread } from './fake-github-thread.js';
 
@@ -25,7 +25,7 @@ export interface AppWorld {
   dir: string;
   state: FakeGitHubState;
   github: FakeGitHubServer;
-  gitServer: GitHttpServer;
+  gitServer: BenchGitServer;
   /** `repository` objects of webhook payloads, one per repository (one job at a time each). */
   repositories: Array<Record<string, unknown>>;
   credentials: { appId: number; privateKey: string };
@@ -54,7 +54,7 @@ export async function startAppWorld(options: AppWorldOptions = {}): Promise<AppW
   const state = newFakeGitHubState(start);
   const remotes = join(dir, 'remote');
   for (const name of names) await makeBareRepo(join(dir, `seed-${name}`), join(remotes, state.owner, `${name}.git`));
-  const gitServer = await startGitHttpServer({ root: remotes, token: state.token });
+  const gitServer = await startBenchGitServer({ root: remotes, token: state.token });
   const fakeOptions = { ...(options.permissionDelayMs ? { permissionDelayMs: options.permissionDelayMs } : {}), ...(options.configDelayMs ? { configDelayMs: options.configDelayMs } : {}) };
   const github = options.githubOnThread ? await serveBenchGitHubOnThread(start, fakeOptions) : await serveBenchGitHub(state, fakeOptions);
   const repositories = names.map((name, i) => ({

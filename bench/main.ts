@@ -57,8 +57,8 @@ async function main(): Promise<void> {
   }
   log('webhook acknowledgement (idle, 2 jobs running, 1,000-delivery burst)…');
   const webhookAck = await benchWebhookAck({ sandbox });
-  log('webhook ack at 200 deliveries/s for 5 s, none then four jobs running, GitHub answering the permission call 300 ms late…');
-  const ackUnderJobs = await benchAckUnderJobs({ sandbox });
+  log('webhook ack at 200 deliveries/s for 5 s, none then four jobs running, then four starting, GitHub answering the permission call 300 ms late…');
+  const ackUnderJobs = await benchAckUnderJobs({ sandbox, starting: true });
   log('dependency cache: jest from registry.npmjs.org, cold vs warm npm cache vs restored…');
   const depCache = await benchDepCacheSetup({ sandbox, log });
   log('clean-room gate: a dayjs-sized repository (1,100 tracked files) with jest from the registry, cold npm ci vs the gate\'s own overhead…');

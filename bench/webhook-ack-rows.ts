@@ -41,6 +41,7 @@ export function ackUnderJobsRows(r: AckUnderJobsBench): Row[] {
     ['  workers busy throughout', `min ${busy.runningMin} running`, `${r.busyJobsEnded} job(s) ended`, '', `4 / 0${met(busy.runningMin === 4 && r.busyJobsEnded === 0)}`],
     ['  receiver main-thread CPU per delivery (answer and after)', `busy ${cpu(busy.cpuMsPerDelivery)}`, `idle ${cpu(idle.cpuMsPerDelivery)}`, idle.cpuMsPerDelivery && busy.cpuMsPerDelivery ? (busy.cpuMsPerDelivery / idle.cpuMsPerDelivery).toFixed(2) : '', `< ${(1_000 / r.perSecond).toFixed(1)} ms (${r.perSecond}/s on one core)`],
     ['  receiver event-loop delay p99', `busy ${ms(busy.loopDelayP99Ms)}`, `idle ${ms(idle.loopDelayP99Ms)}`, '', ''],
+    ...(r.starting ? [[`webhook ack, 4 jobs starting during the stream`, pair(r.starting.ack), `idle: ${pair(idle.ack)}`, ratio(r.starting.ack, idle.ack), ''] as Row, ['  receiver event-loop delay p99 / main-thread CPU per delivery', `${ms(r.starting.loopDelayP99Ms)} / ${cpu(r.starting.cpuMsPerDelivery)}`, '', '', ''] as Row] : []),
   ];
 }
 

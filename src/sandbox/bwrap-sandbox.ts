@@ -99,7 +99,7 @@ interface JobResources {
   /** The job's environment image, its root read-only as / (image-plan.ts); null: the host's userland. */
   image: SandboxImage | null;
   /** The job's /etc view, made at its first command that needs it and kept; null: the entries are bound one by one (one-off commands, an image, a failed copy). */
-  etcView: () => EtcView | null;
+  etcView: () => Promise<EtcView | null>;
   cgroups: JobCgroups | null;
 }
 
@@ -181,7 +181,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     const env = sandboxEnvironment({ ...(inImage ? {} : options.baseEnv), ...egress?.env, ...(egress ? inImage?.env : {}), ...request.env }, { home: HOME, path: inImage ? DEFAULT_SANDBOX_PATH : options.path });
     // Descriptors from 3 on: the seccomp program, then the files bwrap mounts from data.
     // A job's /etc copy is the host's: an image's /etc comes with its root (image-plan.ts).
-    const etcView = egress || inImage ? null : job.etcView();
+    const etcView = egress || inImage ? null : await job.etcView();
     const identity = inImage ? inImage.identity : owner && !etcView ? sandboxIdentity(owner, HOME, hostIdentity) : [];
     const secrets = checkSecrets(request);
     const firstDataFd = SECCOMP_FD + (filter ? 1 : 0);
@@ -232,7 +232,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
   const runOnce = async (request: SandboxRequest): Promise<SandboxResult> => {
     const cgroups = jobCgroups();
     try {
-      return await runAs(request, { owner: options.runAs, image: null, etcView: () => null, cgroups });
+      return await runAs(request, { owner: options.runAs, image: null, etcView: async () => null, cgroups });
     } finally {
       await cgroups?.removeAll();
     }
@@ -255,12 +255,12 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
         lease?.release();
         throw error;
       }
-      let etcView: EtcView | null | undefined;
+      let etcView: Promise<EtcView | null> | undefined;
       const job: JobResources = {
         owner,
         image,
         // Made once: a copy that failed (null) is not tried again for this job.
-        etcView: () => (etcView !== undefined ? etcView : (etcView = image ? null : makeEtcView({ etc, identity: owner ? sandboxIdentity(owner, HOME, hostIdentity) : [] }))),
+        etcView: () => (etcView ??= image ? Promise.resolve(null) : makeEtcView({ etc, identity: owner ? sandboxIdentity(owner, HOME, hostIdentity) : [] })),
         cgroups: jobCgroups(),
       };
       return createJobSandbox({
@@ -273,7 +273,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
         release: async () => {
           // The cgroups first: nothing of the job may still run when its uid goes back.
           await job.cgroups?.removeAll();
-          etcView?.remove();
+          await (await etcView)?.remove();
           lease?.release();
         },
       });

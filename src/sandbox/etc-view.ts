@@ -1,4 +1,5 @@
-import { chmodSync, constants, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { constants, readdirSync, rmSync } from 'node:fs';
+import { chmod, copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { IdentityFile } from './sandbox-identity.js';
@@ -11,7 +12,7 @@ export interface EtcView {
   readonly dir: string;
   /** The directories among the entries: bound on top of the view (they have a mount point in it). */
   readonly dirs: readonly string[];
-  remove(): void;
+  remove(): Promise<void>;
 }
 
 export interface EtcViewOptions {
@@ -30,30 +31,36 @@ export interface EtcViewOptions {
  * the descriptors of every command's passwd and group: bwrap spent a quarter of a command's launch
  * on them. Made per job (at its first command), so what an administrator changes in /etc reaches the next job. Null when
  * an entry is neither a file nor a directory: the caller binds the entries one by one as before.
+ * Its file work runs on libuv's threads, the entries at once: at a job's start, a copy at a time on
+ * the event loop held every webhook answer behind this disk's file creation (docs/decisions.md).
  */
-export function makeEtcView(options: EtcViewOptions): EtcView | null {
-  const dir = mkdtempSync(join(options.parent ?? tmpdir(), `${PREFIX}${process.pid}-`));
+export async function makeEtcView(options: EtcViewOptions): Promise<EtcView | null> {
+  const dir = await mkdtemp(join(options.parent ?? tmpdir(), `${PREFIX}${process.pid}-`));
   try {
-    chmodSync(dir, 0o755);
-    const dirs: string[] = [];
-    for (const path of options.etc) {
-      const target = join(dir, basename(path));
-      // Followed, as bwrap follows a bound symlink: what it names may not exist inside.
-      const st = statSync(path);
-      if (st.isDirectory()) {
-        mkdirSync(target, { mode: 0o755 });
-        dirs.push(path);
-      } else if (st.isFile()) copyFileSync(path, target, constants.COPYFILE_EXCL);
-      else throw new Error(`${path} is neither a file nor a directory`);
-    }
+    await chmod(dir, 0o755);
+    // Every entry settles before any failure is acted on: nothing is still being written when the view is removed.
+    const settled = await Promise.allSettled(
+      options.etc.map(async (path) => {
+        const target = join(dir, basename(path));
+        // Followed, as bwrap follows a bound symlink: what it names may not exist inside.
+        const st = await stat(path);
+        if (st.isDirectory()) return mkdir(target, { mode: 0o755 }).then(() => path);
+        if (st.isFile()) return copyFile(path, target, constants.COPYFILE_EXCL).then(() => null);
+        throw new Error(`${path} is neither a file nor a directory`);
+      }),
+    );
+    const placed = settled.map((entry) => {
+      if (entry.status === 'rejected') throw entry.reason;
+      return entry.value;
+    });
     for (const file of options.identity) {
       const target = join(dir, basename(file.path));
-      rmSync(target, { force: true });
-      writeFileSync(target, file.data, { mode: 0o644, flag: 'wx' });
+      await rm(target, { force: true });
+      await writeFile(target, file.data, { mode: 0o644, flag: 'wx' });
     }
-    return { dir, dirs, remove: () => rmSync(dir, { recursive: true, force: true }) };
+    return { dir, dirs: placed.filter((path): path is string => path !== null), remove: () => rm(dir, { recursive: true, force: true }) };
   } catch {
-    rmSync(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
     return null;
   }
 }

@@ -1,4 +1,5 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { chmod, copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { ReadOnlyBind } from '../sandbox/types.js';
 import { git } from './git.js';
@@ -54,10 +55,11 @@ export async function makeSandboxGitView(opts: SandboxGitViewOptions): Promise<R
   }
   const format = opts.repository?.objectFormat ?? (await git(['rev-parse', '--show-object-format'], { cwd: opts.root, env })).trim();
 
-  rmSync(opts.viewDir, { recursive: true, force: true });
+  // On libuv's threads: at a job's start, these file creations on the event loop held webhook answers behind this disk.
+  await rm(opts.viewDir, { recursive: true, force: true });
   for (const dir of ['', 'refs', 'refs/heads', 'refs/tags', 'objects', 'objects/info']) {
-    mkdirSync(join(opts.viewDir, dir), { recursive: true });
-    chmodSync(join(opts.viewDir, dir), 0o755);
+    await mkdir(join(opts.viewDir, dir), { recursive: true });
+    await chmod(join(opts.viewDir, dir), 0o755);
   }
   const config =
     `[core]\n\trepositoryformatversion = ${format === 'sha1' ? 0 : 1}\n\tfilemode = true\n\tbare = false\n` +
@@ -67,11 +69,11 @@ export async function makeSandboxGitView(opts: SandboxGitViewOptions): Promise<R
     ['config', config],
     ['objects/info/alternates', `${objects}\n`],
   ];
-  for (const [name, text] of files) writeFileSync(join(opts.viewDir, name), text, { mode: 0o644 });
+  await Promise.all(files.map(([name, text]) => writeFile(join(opts.viewDir, name), text, { mode: 0o644 })));
   for (const [from, name] of [[join(opts.gitDir, 'index'), 'index'], [join(commonDir, 'shallow'), 'shallow']] as const) {
     if (existsSync(from)) {
-      copyFileSync(from, join(opts.viewDir, name));
-      chmodSync(join(opts.viewDir, name), 0o644);
+      await copyFile(from, join(opts.viewDir, name));
+      await chmod(join(opts.viewDir, name), 0o644);
     }
   }
   const view = realpathSync(opts.viewDir);

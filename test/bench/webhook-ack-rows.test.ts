@@ -24,6 +24,13 @@ describe('ackUnderJobsRows', () => {
     expect(rows.find((r) => r[0].includes('event-loop delay'))?.slice(1, 3)).toEqual(['busy 15.0 ms', 'idle 12.0 ms']);
   });
 
+  it('adds the phase with four jobs starting, against the idle one and without a goal, only when it was measured', () => {
+    expect(ackUnderJobsRows(bench(phase(4, 20, 2.5, 12), phase(5, 30, 3, 15))).some((r) => r[0].includes('starting'))).toBe(false);
+    const rows = ackUnderJobsRows({ ...bench(phase(4, 20, 2.5, 12), phase(5, 30, 3, 15)), starting: phase(6, 40, 2.8, 18) });
+    expect(rows.find((r) => r[0].includes('4 jobs starting during the stream'))).toEqual([expect.any(String), 'p50 6.0 ms / p99 40.0 ms', 'idle: p50 4.0 ms / p99 20.0 ms', '1.50 / 2.00', '']);
+    expect(rows.at(-1)?.[1]).toBe('18.0 ms / 2.80 ms');
+  });
+
   it('says NOT met past 2× the idle p99 even under 50 ms, and n/a without /proc', () => {
     const rows = ackUnderJobsRows(bench(phase(4, 10, null, 12), phase(5, 30, null, 15)));
     expect(rows[1]![4]).toBe('p99 < 50 ms, ≤ 2× idle p99 (NOT met)');

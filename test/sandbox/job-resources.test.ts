@@ -46,23 +46,26 @@ describe("a job's /etc: laid out once (at its first command), bound read-only as
     expect(existsSync(join(tmpdir(), made[0]!))).toBe(false);
   });
 
-  it('copies files with their modes, owned by greenfix, and refuses an entry it cannot copy', () => {
+  it('copies files with their modes, owned by greenfix, and refuses an entry it cannot copy', async () => {
     const dir = temp.make('greenfix-etc-src-');
     writeFileSync(join(dir, 'passwd'), 'root:x:0:0::/root:/bin/sh\n', { mode: 0o644 });
     writeFileSync(join(dir, 'secret.conf'), 'token\n', { mode: 0o600 });
-    const view = makeEtcView({ etc: [join(dir, 'passwd'), join(dir, 'secret.conf')], identity: [{ path: '/etc/passwd', data: Buffer.from('replaced\n') }], parent: temp.make('greenfix-etc-parent-') });
+    const view = await makeEtcView({ etc: [join(dir, 'passwd'), join(dir, 'secret.conf')], identity: [{ path: '/etc/passwd', data: Buffer.from('replaced\n') }], parent: temp.make('greenfix-etc-parent-') });
     expect(view).not.toBeNull();
     expect(readFileSync(join(view!.dir, 'passwd'), 'utf8')).toBe('replaced\n');
     expect(statSync(join(view!.dir, 'secret.conf')).mode & 0o777).toBe(0o600);
     expect(statSync(view!.dir).mode & 0o777).toBe(0o755);
-    view!.remove();
+    await view!.remove();
     expect(existsSync(view!.dir)).toBe(false);
-    expect(makeEtcView({ etc: ['/dev/null'], identity: [], parent: temp.make('greenfix-etc-parent-') })).toBeNull();
+    const parent = temp.make('greenfix-etc-parent-');
+    expect(await makeEtcView({ etc: [join(dir, 'passwd'), '/dev/null', join(dir, 'secret.conf')], identity: [], parent })).toBeNull();
+    // Nothing of the refused view is left.
+    expect(readdirSync(parent)).toEqual([]);
   });
 
-  it("sweeps the views of a greenfix that is gone, and no one else's", () => {
+  it("sweeps the views of a greenfix that is gone, and no one else's", async () => {
     const parent = temp.make('greenfix-etc-parent-');
-    const mine = makeEtcView({ etc: [], identity: [], parent });
+    const mine = await makeEtcView({ etc: [], identity: [], parent });
     const gone = join(parent, 'greenfix-etc-999999999-abc');
     const other = join(parent, 'greenfix-etc-notes');
     for (const dir of [gone, other]) mkdirSync(dir);
@@ -72,13 +75,13 @@ describe("a job's /etc: laid out once (at its first command), bound read-only as
     expect(existsSync(other)).toBe(true);
   });
 
-  it('lists the host /etc directories to bind on top of the view', () => {
+  it('lists the host /etc directories to bind on top of the view', async () => {
     const etc = probeEtc(ETC_ALLOW);
-    const view = makeEtcView({ etc, identity: [], parent: temp.make('greenfix-etc-parent-') });
+    const view = await makeEtcView({ etc, identity: [], parent: temp.make('greenfix-etc-parent-') });
     try {
       expect(view?.dirs).toEqual(etc.filter((path) => statSync(path).isDirectory()));
     } finally {
-      view?.remove();
+      await view?.remove();
     }
   });
 });
