@@ -87,7 +87,9 @@ export class RoomStaging implements CleanRoomStaging {
     if (!staged || !sameOwner(owner, this.o.owner)) return null;
     const repo = { ...this.o.repo, root: staged.room };
     try {
-      await runIn(repo, ['-c', 'core.sparseCheckout=false', 'read-tree', '-m', '-u', this.o.base, tree], undefined, staged.index);
+      // The chown changed every file's owner and ctime since the index recorded them: only size, mode and mtime tell a change
+      // here (nothing but greenfix ever wrote in this directory), so no file needs reading again.
+      await runIn(repo, ['-c', 'core.sparseCheckout=false', '-c', 'core.checkStat=minimal', '-c', 'core.trustctime=false', 'read-tree', '-m', '-u', this.o.base, tree], undefined, staged.index);
       if (owner) handOver(staged.room, await writtenPaths(repo, this.o.base, tree), owner);
     } catch {
       // What is staged goes with the next staging; the caller checks `tree` out itself, and meets the error again if it lasts.
@@ -139,8 +141,6 @@ export class RoomStaging implements CleanRoomStaging {
       await runIn({ ...this.o.repo, root: room }, ['-c', 'core.sparseCheckout=false', 'read-tree', '--reset', '-u', this.o.base], undefined, index);
       if (this.o.gitFile !== null) writeFileSync(join(room, '.git'), this.o.gitFile);
       await prepareWorkspaceOwnership(room, this.o.owner);
-      // The index's stat data again (the chown changed owner and ctime): the two-tree read-tree needs it current.
-      if (this.o.owner) await runIn({ ...this.o.repo, root: room }, ['update-index', '-q', '--refresh'], undefined, index);
       const manifest = readSetupState(this.o.setupState);
       let kept: Staged['kept'] = null;
       if (manifest) {
