@@ -1,9 +1,9 @@
-import { constants, chmodSync, lstatSync, mkdirSync, rmSync, writeFileSync, type Stats } from 'node:fs';
+import { constants, lstatSync, rmSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { FileOwner } from '../sandbox/ownership.js';
-import { prepareWorkspaceOwnership } from '../sandbox/prepare-workspace-ownership.js';
-import { runIn, type RepoHandle } from './private-index.js';
+import type { RepoHandle } from './private-index.js';
 import { linksKept } from './restore-kept.js';
+import { checkOutRoom } from './room-checkout.js';
 import type { RoomStaging } from './room-staging.js';
 import { readSetupState, setupStateTree, untrackedRoots } from './setup-state.js';
 import { removeTreeOffLoop, restoreKeptOffLoop } from './tree-work.js';
@@ -49,7 +49,7 @@ export interface CleanRoomOptions {
 }
 
 /**
- * Materialises `tree` (git checkout-index from a throwaway index, the repository's filters off)
+ * Materialises `tree` (checked out of the object store with a throwaway index, filters off)
  * and restores the setup state: hard links when the tests run as another uid than greenfix (the
  * kept files are greenfix's and not writable by others, so a test can replace but never change
  * them), a copy otherwise. The tree wins where both have a path; nothing is followed through a
@@ -82,19 +82,14 @@ export async function openCleanRoom(o: CleanRoomOptions): Promise<CleanRoom> {
   }
 }
 
-/** `tree` checked out into `o.dir` from a throwaway index (filters off), with the `.git` file, handed to the owner. */
+/** `tree` checked out into `o.dir` (room-checkout.ts) with a throwaway index. */
 async function materialise(o: CleanRoomOptions): Promise<void> {
-  mkdirSync(o.dir, { mode: 0o755 });
-  chmodSync(o.dir, 0o755);
   const index = `${o.dir}.index`;
   try {
-    await runIn(o.repo, ['read-tree', o.tree], undefined, index);
-    await runIn(o.repo, ['checkout-index', '--all', '--force', `--prefix=${o.dir}/`], undefined, index);
+    await checkOutRoom({ repo: o.repo, tree: o.tree, dir: o.dir, index, gitFile: o.gitFile, owner: o.owner });
   } finally {
     rmSync(index, { force: true });
   }
-  if (o.gitFile !== null) writeFileSync(join(o.dir, '.git'), o.gitFile);
-  await prepareWorkspaceOwnership(o.dir, o.owner);
 }
 
 function lstatOrNull(path: string): Stats | null {

@@ -1,4 +1,4 @@
-import { chmodSync, constants, copyFileSync, lchownSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, type Stats } from 'node:fs';
+import { chmodSync, constants, copyFileSync, lchownSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, symlinkSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FileOwner } from '../sandbox/ownership.js';
 import { notRealDirectory } from './real-directory.js';
@@ -56,13 +56,12 @@ export function restoreKept(o: RestoreKeptOptions): { files: number; staged: num
 }
 
 /**
- * Places the kept roots in `dir` (replaced whole; 0700, so only greenfix passes) exactly as
+ * Places the kept roots in `dir` (made here, 0700, so only greenfix passes) exactly as
  * `restoreKept` would place them in an empty room — directories made and handed to `owner`, files
  * linked or copied — for one room to take by rename (`staged`). Returns the files under each root.
  * `dir` must be a directory no sandbox binds: what is staged there reaches the tests unchecked.
  */
 export function stageKept(o: Omit<RestoreKeptOptions, 'staged'>): Record<string, number> {
-  rmSync(o.dir, { recursive: true, force: true });
   mkdirSync(o.dir, { mode: 0o700 });
   chmodSync(o.dir, 0o700);
   const files: Record<string, number> = {};

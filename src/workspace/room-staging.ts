@@ -1,10 +1,10 @@
-import { chmodSync, lchownSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, lchownSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FileOwner } from '../sandbox/ownership.js';
-import { prepareWorkspaceOwnership } from '../sandbox/prepare-workspace-ownership.js';
 import { runIn, type RepoHandle } from './private-index.js';
 import { linksKept, type StagedKept } from './restore-kept.js';
+import { checkOutRoom } from './room-checkout.js';
 import { readSetupState, setupStateTree } from './setup-state.js';
 import { removeTreeOffLoop, stageKeptOffLoop } from './tree-work.js';
 
@@ -136,11 +136,7 @@ export class RoomStaging implements CleanRoomStaging {
       chmodSync(this.o.dir, 0o700);
       const room = join(this.o.dir, 'room');
       const index = join(this.o.dir, 'room.index');
-      mkdirSync(room, { mode: 0o755 });
-      chmodSync(room, 0o755);
-      await runIn({ ...this.o.repo, root: room }, ['-c', 'core.sparseCheckout=false', 'read-tree', '--reset', '-u', this.o.base], undefined, index);
-      if (this.o.gitFile !== null) writeFileSync(join(room, '.git'), this.o.gitFile);
-      await prepareWorkspaceOwnership(room, this.o.owner);
+      await checkOutRoom({ repo: this.o.repo, tree: this.o.base, dir: room, index, gitFile: this.o.gitFile, owner: this.o.owner });
       const manifest = readSetupState(this.o.setupState);
       let kept: Staged['kept'] = null;
       if (manifest) {

@@ -8,8 +8,9 @@ import { treeManifest, type TreeManifest } from './tree-manifest.js';
 /**
  * The tree thread, one per process, started by the first call: a job's whole-tree work — copying
  * what setup left, storing and linking dependency cache entries, their manifests (every file
- * read and hashed), filling and removing a clean room, staging the next one's setup state — is thousands of synchronous file system
- * calls, and on the event loop it stopped every webhook answer for as long (docs/decisions.md
+ * read and hashed), filling and removing a clean room, staging the next one's setup state — is
+ * thousands of synchronous file system calls, and on the event loop it stopped every webhook
+ * answer for as long (docs/decisions.md
  * "Whole trees are copied, linked and hashed off the event loop"). Run from TypeScript sources (the
  * test runner) there is no script for it, and the work runs on the calling thread.
  */
