@@ -3,6 +3,7 @@ import { runFix } from '../fix/run-fix.js';
 import { costOf } from '../model/cost.js';
 import type { ModelPrice } from '../model/prices.js';
 import type { ChatModel } from '../model/types.js';
+import { refusedToolchainLine } from '../sandbox/toolchains.js';
 import type { GitWorkspace } from '../workspace/git-workspace.js';
 import type { Commands } from '../workspace/types.js';
 import { removeWorktree } from '../workspace/worktree.js';
@@ -45,6 +46,8 @@ export async function fixSession(s: FixSessionOptions): Promise<number> {
   const place = { ...run, dataDirs: await localDataDirs(run) };
   const toolchains = await localToolchains(io, place, commands);
   if (!image && toolchains.visible.length > 0) io.stderr(`greenfix: toolchains shown read-only: ${toolchains.visible.map((v) => `${v.path} (${v.what})`).join(', ')}`);
+  // A toolchain the commands resolve to but the sandbox cannot see: said before its tests fail for want of it.
+  if (!image) for (const refused of toolchains.refused) io.stderr(`greenfix: ${refusedToolchainLine(refused)}`);
   const ready = Promise.all([createLocalSandbox(io, place, toolchains), head, caches]);
   const [sandbox, branch, cacheInput] = await ready.catch((error: unknown) => {
     image?.release();

@@ -1,3 +1,4 @@
+import { refusedToolchainLine } from '../sandbox/toolchains.js';
 import { baselineSentence } from '../verify/test-evidence.js';
 import type { DoctorFindings } from './doctor-check.js';
 
@@ -41,7 +42,7 @@ function toolchainLines(t: NonNullable<DoctorFindings['toolchains']>): string[] 
       : `toolchains shown read-only: none${t.refused.length > 0 ? '' : " (the commands' programs are the system's)"}`,
   ];
   if (t.notFound.length > 0) lines.push(`toolchains not found on your PATH: ${t.notFound.join(', ')}`);
-  for (const r of t.refused) lines.push(`toolchain not shown: ${r.path}: ${r.why}`);
+  for (const r of t.refused) lines.push(refusedToolchainLine(r));
   return lines;
 }
 

@@ -54,6 +54,11 @@ export interface ToolchainPlan {
   refused: { path: string; why: string }[];
 }
 
+/** One line for a toolchain found but not shown (`greenfix fix` and `greenfix doctor` print it alike). */
+export function refusedToolchainLine(r: { path: string; why: string }): string {
+  return `toolchain not shown: ${r.path}: ${r.why}`;
+}
+
 /** Interpreter chains (a script whose shebang names a pyenv python) are followed this deep. */
 const MAX_DEPTH = 4;
 

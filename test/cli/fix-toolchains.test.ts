@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { branches, runCli, writeScript, type CliRun } from './helpers.js';
 import { git } from '../support/git.js';
@@ -80,6 +80,15 @@ describe('greenfix fix with the user’s own toolchains', () => {
     expect(journal).toContain(`RUSTUP_HOME=${home}/.rustup`);
     expect(journal).toContain(`${home}/.cargo/credentials.toml: No such file or directory`);
     expect(`${journal}${r.stdout}${r.stderr}`).not.toContain(HOME_SECRETS.cargo);
+  });
+
+  (process.getuid?.() === 0 ? it : it.skip)('fix says which toolchain the sandbox cannot see, and why, before its tests fail for want of it', async () => {
+    const repo = makeRepo(join(dir, 'repo'), PYTHON_REPO);
+    chmodSync(home, 0o700);
+    const script = writeScript(dir, [[['finish', { summary: 'just looking', gave_up: true }]]]);
+    const r = await cli(['fix', '--repo', repo, '--task', 'look', '--verify', 'python -m minitest', '--model', `scripted:${script}`, '--json']);
+    expect(r.stderr).toContain(`greenfix: toolchain not shown: ${home}/.pyenv: the sandbox's uids cannot reach it: ${home} has mode 0700`);
+    expect(r.stderr).not.toContain('toolchains shown read-only');
   });
 
   it('doctor lists what it showed, what it could not find, and is ready', async () => {
