@@ -2,7 +2,7 @@ import { constants, lstatSync, rmSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { FileOwner } from '../sandbox/ownership.js';
 import type { RepoHandle } from './private-index.js';
-import { linksKept } from './restore-kept.js';
+import { linksKept, type KeptPlaced } from './restore-kept.js';
 import { checkOutRoom } from './room-checkout.js';
 import type { RoomStaging } from './room-staging.js';
 import { readSetupState, setupStateTree, untrackedRoots } from './setup-state.js';
@@ -19,6 +19,11 @@ export interface CleanRoom {
   readonly dir: string;
   /** Where sandboxed commands see it: the worktree's path. */
   readonly mountAt: string;
+  /**
+   * Directories setup installed (node_modules, .venv) that `tree` has paths inside: the change
+   * wrote into the dependencies, which no fix may do (clean-room-gate.ts refuses it).
+   */
+  readonly setupDirsInTree: readonly string[];
   /**
    * How long materialising the tree and restoring the setup state took; the setup state's files,
    * how many of them came staged, and whether the tree came staged (room-staging.ts).
@@ -64,7 +69,7 @@ export async function openCleanRoom(o: CleanRoomOptions): Promise<CleanRoom> {
     const taken = o.staging ? await o.staging.take({ tree: o.tree, dir: o.dir, owner: o.owner, keptDigest: manifest?.digest ?? null }) : null;
     if (!taken) await materialise(o);
     const materialised = performance.now();
-    let placed = { files: 0, staged: 0 };
+    let placed: KeptPlaced = { files: 0, staged: 0, setupDirsInTree: [] };
     if (o.setupState && manifest) {
       const base = { from: setupStateTree(o.setupState), dir: o.dir, roots: manifest.roots, link: linksKept(o.owner), owner: o.owner };
       placed = await restoreKeptOffLoop(taken?.kept ? { ...base, staged: taken.kept } : base);
@@ -73,7 +78,8 @@ export async function openCleanRoom(o: CleanRoomOptions): Promise<CleanRoom> {
     return {
       dir: o.dir,
       mountAt: o.repo.root,
-      timings: { materialiseMs: materialised - started, restoreMs: done - materialised, ...placed, treeStaged: taken !== null },
+      setupDirsInTree: placed.setupDirsInTree,
+      timings: { materialiseMs: materialised - started, restoreMs: done - materialised, files: placed.files, staged: placed.staged, treeStaged: taken !== null },
       dispose: () => (o.staging ? o.staging.discard(o.dir) : removeTreeOffLoop(o.dir)),
     };
   } catch (error) {

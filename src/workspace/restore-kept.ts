@@ -31,28 +31,36 @@ export function linksKept(owner: FileOwner | null): boolean {
   return owner !== null && owner.uid !== process.getuid?.();
 }
 
+/** What restoreKept placed: the files, how many of them came staged, and the kept directories the tree already had paths in. */
+export interface KeptPlaced {
+  files: number;
+  staged: number;
+  /** Directory roots setup installed (node_modules, .venv) that the tree under test has paths inside: the change wrote there. */
+  setupDirsInTree: string[];
+}
+
 /**
- * Puts the kept setup state into a clean room (clean-room.ts); returns the files placed, and how
- * many of them came staged. A root whose parent in the room is not a real directory is skipped:
- * nothing is followed through a symlink the tree holds. Synchronous: called on the tree thread
- * (tree-work.ts).
+ * Puts the kept setup state into a clean room (clean-room.ts). A root whose parent in the room is
+ * not a real directory is skipped: nothing is followed through a symlink the tree holds.
+ * Synchronous: called on the tree thread (tree-work.ts).
  */
-export function restoreKept(o: RestoreKeptOptions): { files: number; staged: number } {
-  let files = 0;
-  let staged = 0;
+export function restoreKept(o: RestoreKeptOptions): KeptPlaced {
+  const placed: KeptPlaced = { files: 0, staged: 0, setupDirsInTree: [] };
   for (const root of o.roots) {
     const parent = dirname(root);
     if (parent !== '.' && notRealDirectory(o.dir, parent)) continue;
     const dst = join(o.dir, root);
     const ahead = o.staged?.files[root];
-    if (o.staged && ahead !== undefined && lstatOrNull(dst) === null && moved(join(o.staged.dir, root), dst)) {
-      files += ahead;
-      staged += ahead;
-    } else {
-      files += restore(join(o.from, root), dst, o.link, o.owner);
+    const inTree = lstatOrNull(dst) !== null;
+    if (o.staged && ahead !== undefined && !inTree && moved(join(o.staged.dir, root), dst)) {
+      placed.files += ahead;
+      placed.staged += ahead;
+      continue;
     }
+    if (inTree && lstatSync(join(o.from, root)).isDirectory()) placed.setupDirsInTree.push(root);
+    placed.files += restore(join(o.from, root), dst, o.link, o.owner);
   }
-  return { files, staged };
+  return placed;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { ThreadClient, threadScript, type WireError } from '../util/thread-rpc.js';
 import { linkTree, LinkTreeError, type LinkTreeOptions } from './link-tree.js';
-import { restoreKept, stageKept, type RestoreKeptOptions } from './restore-kept.js';
+import { restoreKept, stageKept, type KeptPlaced, type RestoreKeptOptions } from './restore-kept.js';
 import { copyTreeNoFollow, TreeCopyError, type TreeCopyOptions, type TreeCopyRefusal, type TreeCopyStats } from './safe-tree-copy.js';
 import { treeManifest, type TreeManifest } from './tree-manifest.js';
 
@@ -23,7 +23,7 @@ export const treeMethods = {
   linkTree: (a: { srcRoot: string; dstRoot: string; names: readonly string[]; options: LinkTreeOptions }): { files: number } => linkTree(a.srcRoot, a.dstRoot, a.names, a.options),
   manifest: (a: { root: string; names: readonly string[] }): TreeManifest => treeManifest(a.root, a.names),
   removeTree: (a: { path: string }): void => rmSync(a.path, { recursive: true, force: true }),
-  restoreKept: (a: RestoreKeptOptions): { files: number; staged: number } => restoreKept(a),
+  restoreKept: (a: RestoreKeptOptions): KeptPlaced => restoreKept(a),
   stageKept: (a: Omit<RestoreKeptOptions, 'staged'>): Record<string, number> => stageKept(a),
 };
 

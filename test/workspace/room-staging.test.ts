@@ -198,6 +198,8 @@ describe.each(owners)('clean rooms with the setup state staged ahead, tests as %
     try {
       // packages/a/node_modules came staged (1 file); node_modules gave what the tree lacks (.bin/dep, dep/sub/x.js); setup-out.txt is the tree's.
       expect(room.timings).toMatchObject({ files: 3, staged: 1, treeStaged: true });
+      // The tree wrote inside node_modules (a directory setup installed); setup-out.txt is a file of its own.
+      expect(room.setupDirsInTree).toEqual(['node_modules']);
       expect(readFileSync(join(room.dir, 'setup-out.txt'), 'utf8')).toBe('the tree\'s own\n');
       expect(readFileSync(join(room.dir, 'node_modules', 'dep', 'index.js'), 'utf8')).toBe('the tree\'s own\n');
       expect(readFileSync(join(room.dir, 'node_modules', 'dep', 'sub', 'x.js'), 'utf8')).toBe('x\n');
@@ -275,7 +277,7 @@ const otherFs = existsSync(shm) && statSync(shm).dev !== statSync(temp.make('gf-
   try {
     const files = stageKept({ from, dir: join(staged, 's'), roots: ['node_modules'], link: false, owner: null });
     mkdirSync(join(dir, 'room'));
-    expect(restoreKept({ from, dir: join(dir, 'room'), roots: ['node_modules'], link: false, owner: null, staged: { dir: join(staged, 's'), files } })).toEqual({ files: 1, staged: 0 });
+    expect(restoreKept({ from, dir: join(dir, 'room'), roots: ['node_modules'], link: false, owner: null, staged: { dir: join(staged, 's'), files } })).toEqual({ files: 1, staged: 0, setupDirsInTree: [] });
     expect(readFileSync(join(dir, 'room', 'node_modules', 'dep', 'index.js'), 'utf8')).toBe('x\n');
   } finally {
     rmSync(staged, { recursive: true, force: true });

@@ -8,15 +8,18 @@ import type { ToolContext } from './types.js';
 
 const SHOWN_PATHS = 10;
 
-export interface GateVerdict {
+/** The gate's yes: the room's run and what it cost. */
+export interface GatePassed {
   decision: VerifyDecision;
   run: TestRun;
   outcome: RunOutcome;
   tail: string;
   timings: CleanRoom['timings'];
-  /** For the model when the verdict is no: what differed from its worktree, and the gate's own output. */
-  refusal: string | null;
+  refusal: null;
 }
+
+/** A yes, or a no with what the model reads: why, what differed from its worktree, and the gate's own output. */
+export type GateVerdict = GatePassed | { refusal: string };
 
 /** A run's outcome for verify_mode: a run killed for any reason counts as timed out (never verified). */
 export function outcomeOf(run: TestRun): RunOutcome {
@@ -47,6 +50,10 @@ export async function cleanRoomGate(ctx: ToolContext, command: string, tree: str
   const mode = ctx.tests?.mode ?? 'all_pass';
   const baseline = ctx.tests?.baseline ?? null;
   const room = await ctx.workspace.openCleanRoom(tree, ctx.fileOwner);
+  if (room.setupDirsInTree.length > 0) {
+    await room.dispose();
+    return { refusal: intoSetupDirs(tree, room.setupDirsInTree) };
+  }
   let first: TestRun;
   let again: TestRun | null;
   try {
@@ -59,8 +66,7 @@ export async function cleanRoomGate(ctx: ToolContext, command: string, tree: str
   const decision = decideVerification(mode, baseline, firstOutcome, again ? outcomeOf(again) : null, { allowRemovedTests: ctx.tests?.allowRemovedTests === true });
   const last = again ?? first;
   const tail = clipHeadTail(testOutputTail(last), Math.max(500, ctx.limits.outputChars - 1500));
-  const verdict = { decision, run: first, outcome: firstOutcome, tail, timings: room.timings };
-  if (decision.verified) return { ...verdict, refusal: null };
+  if (decision.verified) return { decision, run: first, outcome: firstOutcome, tail, timings: room.timings, refusal: null };
   const outside = await ctx.workspace.outsideTree(tree).catch(() => []);
   const shown = outside.slice(0, SHOWN_PATHS).join(', ') + (outside.length > SHOWN_PATHS ? ` and ${outside.length - SHOWN_PATHS} more` : '');
   const read = outside.length > 0 ? `\nYour worktree has files outside that tree which the clean room does not: ${shown}. Your run may have read them; the commit will not have them.` : '';
@@ -71,5 +77,20 @@ export async function cleanRoomGate(ctx: ToolContext, command: string, tree: str
     `not verified: ${decision.reason}.${read}${planted}\n` +
     'Make the committed files pass on their own (edit the sources or tests so they do not depend on files outside the tree), then run_tests again.\n' +
     `${testChangeLines(first.report, decision.comparison)}\n${tail}\n[full clean-room output: ${last.outputFile} (read_file it)]`;
-  return { ...verdict, refusal };
+  return { refusal };
+}
+
+/**
+ * The no for a tree that adds files inside what setup installed: a runner, a module or a shim put
+ * into node_modules or a venv would be committed and pass for the fix (the repository does not
+ * ignore the directory, so the tree hash counts them). A dependency changes through the manifest and
+ * the lockfile, which setup installs.
+ */
+function intoSetupDirs(tree: string, dirs: readonly string[]): string {
+  const shown = dirs.slice(0, SHOWN_PATHS).join(', ') + (dirs.length > SHOWN_PATHS ? ` and ${dirs.length - SHOWN_PATHS} more` : '');
+  return (
+    `not verified: the tree that would be committed (${tree}) has files inside ${shown}, which the setup step installed: ` +
+    'a fix never changes the installed dependencies. Delete what you wrote there (your worktree keeps what setup installed), ' +
+    'change the manifest and the lockfile instead if the fix needs another dependency, then run_tests again.'
+  );
 }

@@ -18,7 +18,8 @@ describe('run_tests: the clean-room gate', () => {
   const open = async (files: Record<string, string>, setup: string | null) => {
     fx = await makeFixture({ 'lib.txt': 'broken\n', ...files }, 'bwrap');
     if (setup) {
-      const r = await fx.sandbox.run({ command: setup, workspace: fx.root, timeoutMs: 30_000 });
+      // Observed as runSetup observes it: what setup leaves is set aside, not part of the change.
+      const { value: r } = await fx.workspace.observe(() => fx.sandbox.run({ command: setup, workspace: fx.root, timeoutMs: 30_000 }), 'all');
       expect(r.exitCode).toBe(0);
     }
     // As runFix does right after setup, before the agent acts.
@@ -49,6 +50,21 @@ describe('run_tests: the clean-room gate', () => {
     expect(r.verified).toBeUndefined();
     expect(r.output).toMatch(/tests passed in your worktree, but NOT on the tree that would be committed/);
     expect(r.output).toMatch(/node_modules\/\.bin\/grep \(not made by setup\)/);
+  });
+
+  it('a runner the model put into what setup installed (a directory the repository does not ignore) is committed with the tree, and refused', async () => {
+    await open({ 'test.sh': 'if [ -f deps/bin/pass ]; then exit 0; fi\ngrep -qx fixed lib.txt\n' }, 'mkdir -p deps/bin && echo real > deps/bin/tool');
+    await sh('touch deps/bin/pass');
+    const r = await runTests('bash test.sh');
+    expect(r.ok).toBe(false);
+    expect(r.verified).toBeUndefined();
+    expect(r.output).toMatch(/not verified: the tree that would be committed \(\w+\) has files inside deps, which the setup step installed/);
+    // Once it is gone, a real fix verifies with the same setup.
+    await sh('rm deps/bin/pass');
+    expect((await fixLib()).ok).toBe(true);
+    const fixed = await runTests('bash test.sh');
+    expect(fixed.ok).toBe(true);
+    expect(fixed.verified?.cleanRoom?.files).toBe(1);
   });
 
   it('a directory the model made ignored itself (a .gitignore of "*") is not in the clean room', async () => {
